@@ -1,0 +1,36 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "StateFlavours",
+    // Synchronization's `Atomic` (used by StateCore's registry) sets the floor on Apple platforms.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "ReactorStyle", targets: ["ReactorStyle"]),
+        .library(name: "DucksStyle", targets: ["DucksStyle"]),
+        .library(name: "ReceiverStyle", targets: ["ReceiverStyle"]),
+        .library(name: "DeltaStyle", targets: ["DeltaStyle"]),
+        .executable(name: "state-tour", targets: ["state-tour"]),
+    ],
+    targets: [
+        .target(name: "StateCore"),
+        .target(name: "ReactorStyle", dependencies: ["StateCore"]),
+        .target(name: "DucksStyle", dependencies: ["StateCore"]),
+        .target(name: "ReceiverStyle", dependencies: ["StateCore"]),
+        .target(name: "DeltaStyle", dependencies: ["StateCore"]),
+        .executableTarget(
+            name: "state-tour",
+            dependencies: ["ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
+        ),
+        .testTarget(name: "StateCoreTests", dependencies: ["StateCore"]),
+        .testTarget(name: "ReactorStyleTests", dependencies: ["ReactorStyle"]),
+        .testTarget(name: "DucksStyleTests", dependencies: ["DucksStyle"]),
+        .testTarget(name: "ReceiverStyleTests", dependencies: ["ReceiverStyle"]),
+        .testTarget(name: "DeltaStyleTests", dependencies: ["DeltaStyle"]),
+        .testTarget(
+            name: "StateTourTests",
+            dependencies: ["state-tour", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,98 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// A fast, non-recursive mutual-exclusion lock.
+///
+/// `Lock` is backed by `os_unfair_lock` on Apple platforms and by
+/// `pthread_mutex_t` elsewhere. The underlying primitive is allocated once,
+/// when the lock is created, and never moves, as both primitives require.
+///
+/// ```swift
+/// let lock = Lock()
+/// var hits = 0
+/// lock.withLock { hits += 1 }
+/// ```
+///
+/// Locking twice from the same thread without unlocking in between is a
+/// programmer error (it deadlocks or traps, depending on the platform).
+/// Never call code you do not control while holding a lock; decide under the
+/// lock, act after releasing it.
+///
+/// - Note: StateCore deliberately does not use `Synchronization.Mutex`: on the
+///   Linux toolchain this package supports, the thread sanitizer reports
+///   false races inside a correct `Mutex.withLock`.
+public final class Lock: @unchecked Sendable {
+    // Safe to share: the primitive lives at a fixed heap address for the
+    // lock's whole life and is only ever touched through its own C API.
+    #if canImport(Darwin)
+        @usableFromInline let primitive: UnsafeMutablePointer<os_unfair_lock_s>
+    #else
+        @usableFromInline let primitive: UnsafeMutablePointer<pthread_mutex_t>
+    #endif
+
+    /// Creates an unlocked lock.
+    public init() {
+        #if canImport(Darwin)
+            primitive = .allocate(capacity: 1)
+            primitive.initialize(to: os_unfair_lock_s())
+        #else
+            primitive = .allocate(capacity: 1)
+            primitive.initialize(to: pthread_mutex_t())
+            let status = pthread_mutex_init(primitive, nil)
+            precondition(status == 0, "Lock: pthread_mutex_init failed with \(status)")
+        #endif
+    }
+
+    deinit {
+        #if !canImport(Darwin)
+            pthread_mutex_destroy(primitive)
+        #endif
+        primitive.deinitialize(count: 1)
+        primitive.deallocate()
+    }
+
+    /// Acquires the lock, blocking the calling thread until it is available.
+    ///
+    /// Pair every call with exactly one ``unlock()`` on the same thread.
+    @inlinable
+    public func lock() {
+        #if canImport(Darwin)
+            os_unfair_lock_lock(primitive)
+        #else
+            pthread_mutex_lock(primitive)
+        #endif
+    }
+
+    /// Releases the lock, which the calling thread must hold.
+    @inlinable
+    public func unlock() {
+        #if canImport(Darwin)
+            os_unfair_lock_unlock(primitive)
+        #else
+            pthread_mutex_unlock(primitive)
+        #endif
+    }
+
+    /// Runs `body` while holding the lock and returns its result.
+    ///
+    /// The lock is released when `body` returns or throws.
+    ///
+    /// ```swift
+    /// let next = lock.withLock { counter += 1; return counter }
+    /// ```
+    ///
+    /// - Parameter body: The work to do under the lock. It must not try to
+    ///   take this lock again.
+    /// - Returns: What `body` returns.
+    @inlinable
+    public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        lock()
+        defer { unlock() }
+        return try body()
+    }
+}

@@ -1,0 +1,248 @@
+import Synchronization
+
+/// The set of handlers of one source, and the one way values reach them.
+///
+/// Every flavour in this package keeps its observers here: Receiver's
+/// listeners, Delta's property subscriptions, the Ducks store's and relays'
+/// observers, Reactor's subscribers. Their ordering, re-entrancy and disposal
+/// guarantees are this type's:
+///
+/// - **One order, exactly once.** Every value sent reaches every handler
+///   registered at the moment its delivery starts, exactly once, and all
+///   handlers hear the values in the same order.
+/// - **Serialised delivery.** Handlers of one registry never run at the same
+///   time. A ``send(_:)`` from another thread while a delivery runs waits its
+///   turn, and has been delivered when it returns.
+/// - **Re-entrancy is queued.** A handler may send, add handlers or dispose
+///   handlers of its own registry. A value sent from inside a handler is
+///   delivered after the current value has reached every handler, before the
+///   outermost ``send(_:)`` returns: never recursively, never deadlocking. A
+///   handler added from inside a handler takes part from the next delivery
+///   queued after it.
+/// - **Disposal is final.** No call of a handler starts after its
+///   disposable's `dispose()` has returned (a call already running may
+///   finish). The handler is released once no delivery is running it, and a
+///   `Disposable` never keeps its registry alive.
+///
+/// Handlers run on the thread that sends (or, for values sent from inside a
+/// handler, on the thread that is delivering). They are plain closures, not
+/// `@Sendable`: they may be called on any thread that sends.
+///
+/// ```swift
+/// let registry = ObserverRegistry<Int>()
+/// let subscription = registry.add { value in print("got", value) }
+/// registry.send(1)            // prints "got 1"
+/// subscription.dispose()
+/// registry.send(2)            // prints nothing
+/// ```
+///
+/// - Important: Two registries whose handlers send to each other from two
+///   threads at once can deadlock, as each thread waits for the other's
+///   delivery to finish. The same holds for a handler that blocks on another
+///   thread which is sending to, or disposing a handler of, the same
+///   registry. Keep cross-thread cycles out of handlers, or hop through a
+///   ``Scheduler``.
+public final class ObserverRegistry<Value>: @unchecked Sendable {
+    // Safe to share: `entries` is only touched under `entriesLock`; handlers
+    // run only while `delivery` is held, so never two at a time; values are
+    // delivered on the thread that sent them (queued ones by the same
+    // holder thread that queued them), so they never cross threads here.
+
+    /// A registered handler.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline let subscription: Subscription
+        @usableFromInline let handler: (Value) -> Void
+
+        @usableFromInline
+        init(subscription: Subscription, handler: @escaping (Value) -> Void) {
+            self.subscription = subscription
+            self.handler = handler
+        }
+    }
+
+    /// The serialisation of this registry's deliveries; flavours use it to
+    /// keep their own state in step with the delivery order.
+    @usableFromInline package let delivery = DeliveryLock()
+    @usableFromInline let entriesLock = Lock()
+    @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<Entry> = []
+
+    /// Creates a registry with no handlers.
+    public init() {}
+
+    /// The number of handlers currently registered.
+    ///
+    /// A handler added from inside a handler is counted once it takes part
+    /// in deliveries; a disposed one stops counting when `dispose()` returns.
+    public var count: Int {
+        entriesLock.withLock { entries.count }
+    }
+
+    /// Sends `value` to every registered handler, in registration order.
+    ///
+    /// From inside one of this registry's handlers, the value is queued and
+    /// delivered after the current one has reached every handler. From
+    /// another thread while a delivery is running, the call waits its turn.
+    /// Either way, the value has been delivered when the outermost `send`
+    /// returns.
+    ///
+    /// - Parameter value: The value to deliver.
+    /// - Complexity: O(*n*) for *n* handlers.
+    @inlinable
+    public func send(_ value: Value) {
+        if delivery.isHeldByCurrentThread {
+            delivery.enqueue { self.deliver(value) }
+        } else {
+            delivery.withDelivery { deliver(value) }
+        }
+    }
+
+    /// Sends `value` after letting `record` note it, at the exact moment the
+    /// value takes its place in the delivery order.
+    ///
+    /// Sources that keep state derived from what they sent (a replay buffer,
+    /// a current value) record it here, so that the state always matches the
+    /// order of delivery and a replaying ``add(replaying:_:)`` sees exactly
+    /// the values ordered before it. `record` runs before any handler sees
+    /// `value`, on the calling thread; it must not call back into this
+    /// registry.
+    ///
+    /// ```swift
+    /// registry.send(wave) { wave in history.modify { $0.append(wave) } }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - value: The value to deliver.
+    ///   - record: Notes the value in the source's own state.
+    @inlinable
+    public func send(_ value: Value, record: (Value) -> Void) {
+        if delivery.isHeldByCurrentThread {
+            record(value)
+            delivery.enqueue { self.deliver(value) }
+        } else {
+            delivery.withDelivery {
+                record(value)
+                deliver(value)
+            }
+        }
+    }
+
+    /// Registers `handler` to receive every value sent from now on.
+    ///
+    /// - Parameter handler: Called with each value, on the sending thread.
+    /// - Returns: A disposable that unregisters the handler.
+    /// - Complexity: Amortised O(1); O(*n*) while a delivery is running.
+    @inlinable
+    @discardableResult
+    public func add(_ handler: @escaping (Value) -> Void) -> Disposable {
+        let entry = Entry(subscription: Subscription(registry: self), handler: handler)
+        if delivery.isHeldByCurrentThread {
+            delivery.enqueue { self.activate(entry, replaying: []) }
+        } else {
+            entriesLock.withLock { entries.append(entry) }
+        }
+        return entry.subscription
+    }
+
+    /// Registers `handler`, first handing it the values `replay` returns,
+    /// then every value sent after them, with no gap and no duplicate.
+    ///
+    /// `replay` runs at one point in the delivery order: no send is ordered
+    /// between the values it returns and the first live value the handler
+    /// receives. Only the new handler receives the replay.
+    ///
+    /// ```swift
+    /// let subscription = registry.add(replaying: { [currentState] }) { state in
+    ///     render(state)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - replay: Returns the values the new handler should see first. It
+    ///     runs on the calling thread and must not call back into this
+    ///     registry.
+    ///   - handler: Called with the replayed values, then with each value
+    ///     sent.
+    /// - Returns: A disposable that unregisters the handler (and stops the
+    ///   replay if it is disposed from inside it).
+    @inlinable
+    @discardableResult
+    public func add(replaying replay: () -> [Value], _ handler: @escaping (Value) -> Void) -> Disposable {
+        let entry = Entry(subscription: Subscription(registry: self), handler: handler)
+        if delivery.isHeldByCurrentThread {
+            let values = replay()
+            delivery.enqueue { self.activate(entry, replaying: values) }
+        } else {
+            delivery.withDelivery { activate(entry, replaying: replay()) }
+        }
+        return entry.subscription
+    }
+
+    /// Hands `value` to every handler registered now.
+    ///
+    /// Only call it while holding ``delivery``.
+    @inlinable
+    package func deliver(_ value: Value) {
+        entriesLock.lock()
+        let current = entries
+        entriesLock.unlock()
+        for entry in current where !entry.subscription.isDisposed {
+            entry.handler(value)
+        }
+    }
+
+    /// Replays `values` to a new entry, then lets it take part in deliveries.
+    ///
+    /// Runs while holding ``delivery``.
+    @usableFromInline
+    func activate(_ entry: Entry, replaying values: [Value]) {
+        for value in values {
+            guard !entry.subscription.isDisposed else { return }
+            entry.handler(value)
+        }
+        guard !entry.subscription.isDisposed else { return }
+        entriesLock.withLock { entries.append(entry) }
+    }
+
+    /// Unregisters `subscription` once no delivery is running on another
+    /// thread.
+    @usableFromInline
+    func remove(_ subscription: Subscription) {
+        let removed = delivery.excludingDelivery {
+            entriesLock.withLock { () -> Entry? in
+                guard let index = entries.firstIndex(where: { $0.subscription === subscription }) else {
+                    return nil
+                }
+                return entries.remove(at: index)
+            }
+        }
+        // The handler is released here, outside every lock, unless a
+        // delivery on this thread is still iterating over it.
+        _ = removed
+    }
+
+    /// The disposable handed out for each handler.
+    @usableFromInline
+    final class Subscription: Disposable, @unchecked Sendable {
+        // Safe to share: `disposed` is atomic and `registry` is an immutable
+        // weak reference.
+        @usableFromInline let disposed = Atomic<Bool>(false)
+        weak let registry: ObserverRegistry?
+
+        @usableFromInline
+        init(registry: ObserverRegistry) {
+            self.registry = registry
+        }
+
+        @inlinable
+        var isDisposed: Bool {
+            disposed.load(ordering: .relaxed)
+        }
+
+        @usableFromInline
+        func dispose() {
+            guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            registry?.remove(self)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Dispatch
+
+/// A scheduler that runs work on a serial `DispatchQueue`, in the order it
+/// was scheduled.
+///
+/// ```swift
+/// let background = QueueScheduler(label: "com.example.loading", qos: .userInitiated)
+/// background.schedule { print("off the main thread") }
+/// QueueScheduler.main.schedule(after: .milliseconds(300)) { print("on main") }
+/// ```
+///
+/// Undelayed work runs in FIFO order. Giving it a concurrent queue through
+/// ``init(queue:)`` is a misuse: work would no longer run one piece at a
+/// time, which the flavours' ordering guarantees rely on.
+public struct QueueScheduler: Scheduler {
+    /// A scheduler on the main queue.
+    public static let main = QueueScheduler(queue: .main)
+
+    /// The serial queue the work runs on.
+    public let queue: DispatchQueue
+
+    /// Creates a scheduler on an existing serial queue.
+    ///
+    /// - Parameter queue: A serial queue. Passing a concurrent queue is a
+    ///   misuse (see the type's documentation).
+    public init(queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    /// Creates a scheduler on a new serial queue.
+    ///
+    /// - Parameters:
+    ///   - label: The queue's label, shown in debuggers and crash reports.
+    ///   - qos: The quality of service the queue's work runs at.
+    public init(label: String, qos: DispatchQoS = .default) {
+        self.init(queue: DispatchQueue(label: label, qos: qos))
+    }
+
+    /// Runs `work` asynchronously on the queue.
+    ///
+    /// - Parameter work: The work to run.
+    public func schedule(_ work: @escaping @Sendable () -> Void) {
+        queue.async(execute: work)
+    }
+
+    /// Runs `work` on the queue once `delay` has passed, unless cancelled.
+    ///
+    /// - Parameters:
+    ///   - delay: How long to wait; zero or less runs `work` as soon as
+    ///     possible.
+    ///   - work: The work to run.
+    /// - Returns: A disposable that cancels `work` if it has not started.
+    @discardableResult
+    public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
+        let item = DispatchWorkItem(block: work)
+        queue.asyncAfter(deadline: .now() + delay.dispatchInterval, execute: item)
+        return Disposables.create(with: item.cancel)
+    }
+}
+
+extension Duration {
+    /// This duration as a Dispatch interval, rounded to whole nanoseconds;
+    /// negative durations become zero.
+    var dispatchInterval: DispatchTimeInterval {
+        guard self > .zero else { return .nanoseconds(0) }
+        let (seconds, attoseconds) = components
+        let limit = Int64(Int.max / 1_000_000_000)
+        guard seconds < limit else { return .never }
+        return .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+    }
+}

@@ -1,0 +1,124 @@
+import Dispatch
+import StateCore
+import Testing
+
+@Suite("Disposables and DisposeBag")
+struct DisposableTests {
+    @Test("create() does nothing but become disposed")
+    func nothingDisposable() {
+        let disposable = Disposables.create()
+        #expect(!disposable.isDisposed)
+        disposable.dispose()
+        #expect(disposable.isDisposed)
+    }
+
+    @Test("create(with:) runs its action once, however often it is disposed")
+    func actionRunsOnce() {
+        let runs = LockedValue(0)
+        let disposable = Disposables.create { runs.modify { $0 += 1 } }
+        #expect(runs.value == 0)
+        disposable.dispose()
+        disposable.dispose()
+        #expect(runs.value == 1)
+        #expect(disposable.isDisposed)
+    }
+
+    @Test("create(with:) runs its action once when many threads dispose at once")
+    func actionRunsOnceUnderContention() {
+        for _ in 0..<200 {
+            let runs = LockedValue(0)
+            let disposable = Disposables.create { runs.modify { $0 += 1 } }
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in disposable.dispose() }
+            #expect(runs.value == 1)
+        }
+    }
+
+    @Test("create(with:) releases its action once it has run")
+    func actionReleased() {
+        weak var weakToken: Token?
+        let disposable: Disposable
+        do {
+            let token = Token()
+            weakToken = token
+            disposable = Disposables.create { _ = token }
+        }
+        #expect(weakToken != nil)
+        disposable.dispose()
+        #expect(weakToken == nil)
+    }
+
+    @Test("a composite disposes every part, in order, once")
+    func compositeDisposesParts() {
+        let order = Recorder<Int>()
+        let first = Disposables.create { order.append(1) }
+        let second = Disposables.create { order.append(2) }
+        let both = Disposables.create(first, second)
+        #expect(!both.isDisposed)
+        both.dispose()
+        both.dispose()
+        #expect(order.values == [1, 2])
+        #expect(both.isDisposed && first.isDisposed && second.isDisposed)
+    }
+
+    @Test("a bag disposes its contents when disposed, in insertion order")
+    func bagDisposes() {
+        let order = Recorder<Int>()
+        let bag = DisposeBag()
+        Disposables.create { order.append(1) }.disposed(by: bag)
+        bag.insert(Disposables.create { order.append(2) })
+        #expect(order.values.isEmpty)
+        bag.dispose()
+        #expect(order.values == [1, 2])
+        #expect(bag.isDisposed)
+        bag.dispose()
+        #expect(order.values == [1, 2])
+    }
+
+    @Test("a bag disposes its contents when it is deinitialised")
+    func bagDisposesOnDeinit() {
+        let disposable = Disposables.create()
+        do {
+            let bag = DisposeBag()
+            disposable.disposed(by: bag)
+            #expect(!disposable.isDisposed)
+        }
+        #expect(disposable.isDisposed)
+    }
+
+    @Test("inserting into a disposed bag disposes at once")
+    func insertIntoDisposedBag() {
+        let bag = DisposeBag()
+        bag.dispose()
+        let runs = LockedValue(0)
+        Disposables.create { runs.modify { $0 += 1 } }.disposed(by: bag)
+        #expect(runs.value == 1)
+    }
+
+    @Test("a bag filled and disposed from many threads disposes everything exactly once")
+    func bagUnderContention() {
+        let runs = LockedValue(0)
+        let bag = DisposeBag()
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            for _ in 0..<500 {
+                Disposables.create { runs.modify { $0 += 1 } }.disposed(by: bag)
+            }
+        }
+        #expect(runs.value == 0)
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in bag.dispose() }
+        #expect(runs.value == 2_000)
+    }
+
+    @Test("a bag holds what it is given until it is disposed")
+    func bagHoldsContents() {
+        weak var weakToken: Token?
+        let bag = DisposeBag()
+        do {
+            let token = Token()
+            weakToken = token
+            Disposables.create { _ = token }.disposed(by: bag)
+        }
+        #expect(weakToken != nil)
+        bag.dispose()
+        #expect(weakToken == nil)
+    }
+}
