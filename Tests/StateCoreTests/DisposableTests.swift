@@ -122,3 +122,54 @@ struct DisposableTests {
         #expect(weakToken == nil)
     }
 }
+
+@Suite("SingleAssignmentDisposable")
+struct SingleAssignmentDisposableTests {
+    @Test("disposing after assignment disposes the assigned disposable once")
+    func disposeAfterAssignment() {
+        let runs = LockedValue(0)
+        let slot = SingleAssignmentDisposable()
+        slot.setDisposable(Disposables.create { runs.modify { $0 += 1 } })
+        #expect(runs.value == 0 && !slot.isDisposed)
+        slot.dispose()
+        slot.dispose()
+        #expect(runs.value == 1 && slot.isDisposed)
+    }
+
+    @Test("disposing before assignment disposes the later assignment at once")
+    func disposeBeforeAssignment() {
+        let runs = LockedValue(0)
+        let slot = SingleAssignmentDisposable()
+        slot.dispose()
+        #expect(slot.isDisposed)
+        slot.setDisposable(Disposables.create { runs.modify { $0 += 1 } })
+        #expect(runs.value == 1)
+    }
+
+    @Test("a listener that disposes its slot during the replay is unregistered as soon as add returns")
+    func cancelDuringReplay() {
+        let registry = ObserverRegistry<Int>()
+        let seen = Recorder<Int>()
+        let slot = SingleAssignmentDisposable()
+        slot.setDisposable(
+            registry.add(replaying: { [1, 2, 3] }) { value in
+                seen.append(value)
+                slot.dispose()
+            }
+        )
+        // The rest of the replay still arrives (the subscription does not
+        // exist until add returns); no live value does.
+        registry.send(4)
+        #expect(seen.values == [1, 2, 3])
+        #expect(registry.count == 0)
+    }
+
+    @Test("assigning twice is a precondition failure")
+    func assignTwiceTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let slot = SingleAssignmentDisposable()
+            slot.setDisposable(Disposables.create())
+            slot.setDisposable(Disposables.create())
+        }
+    }
+}

@@ -1,0 +1,193 @@
+// Every operator returns a new receiver with its source's strategy, fed by a
+// listener on the source: a cold receiver's history therefore flows through
+// the operator to later listeners. An operator's state is only touched from
+// inside its source's deliveries, which StateCore's registry serialises, so
+// it needs no lock of its own. The source holds the derived receiver for as
+// long as the operator listens; a chain is freed once its ends are dropped.
+
+extension Receiver {
+    /// Makes a receiver with this receiver's strategy, fed by `forward` with
+    /// each wave of this one.
+    ///
+    /// `forward` is given the derived transmitter and the upstream
+    /// subscription, which it may dispose (even during the replay) to let go
+    /// of this receiver.
+    func derive<Derived>(
+        _ forward: @escaping (Wave, Receiver<Derived>.Transmitter, Disposable) -> Void
+    ) -> Receiver<Derived> {
+        let (transmitter, derived) = Receiver<Derived>.make(with: strategy.converted(to: Derived.self))
+        let upstream = SingleAssignmentDisposable()
+        upstream.setDisposable(listen { wave in forward(wave, transmitter, upstream) })
+        return derived
+    }
+
+    /// Returns a receiver of each wave transformed by `transform`.
+    ///
+    /// ```swift
+    /// let (transmitter, receiver) = Receiver<Int>.make()
+    /// receiver.map(String.init).listen { text in print(text) }   // "1"
+    /// transmitter.broadcast(1)
+    /// ```
+    ///
+    /// - Parameter transform: Turns a wave into the new receiver's wave. It
+    ///   runs on the broadcasting thread.
+    /// - Returns: A receiver with this receiver's strategy.
+    public func map<Mapped>(_ transform: @escaping (Wave) -> Mapped) -> Receiver<Mapped> {
+        derive { wave, transmitter, _ in transmitter.broadcast(transform(wave)) }
+    }
+
+    /// Returns a receiver of the waves that satisfy `isIncluded`.
+    ///
+    /// ```swift
+    /// let (transmitter, receiver) = Receiver<Int>.make()
+    /// receiver.filter { $0 % 2 == 0 }.listen { even in print(even) }   // 2
+    /// transmitter.broadcast(1)
+    /// transmitter.broadcast(2)
+    /// ```
+    ///
+    /// - Parameter isIncluded: Returns `true` for the waves to forward.
+    /// - Returns: A receiver with this receiver's strategy.
+    public func filter(_ isIncluded: @escaping (Wave) -> Bool) -> Receiver {
+        derive { wave, transmitter, _ in
+            if isIncluded(wave) { transmitter.broadcast(wave) }
+        }
+    }
+
+    /// Returns a receiver of each wave paired with the wave before it (`nil`
+    /// for the first).
+    ///
+    /// ```swift
+    /// let (transmitter, receiver) = Receiver<Int>.make()
+    /// receiver.withPrevious().listen { pair in print(pair) }   // (nil, 1), then (Optional(1), 2)
+    /// transmitter.broadcast(1)
+    /// transmitter.broadcast(2)
+    /// ```
+    ///
+    /// Keeps only the last wave.
+    ///
+    /// - Returns: A receiver with this receiver's strategy.
+    public func withPrevious() -> Receiver<(Wave?, Wave)> {
+        var previous: Wave?
+        return derive { wave, transmitter, _ in
+            let pair = (previous, wave)
+            previous = wave
+            transmitter.broadcast(pair)
+        }
+    }
+
+    /// Returns a receiver that ignores the first `count` waves and forwards
+    /// the rest.
+    ///
+    /// ```swift
+    /// let (transmitter, receiver) = Receiver<Int>.make()
+    /// receiver.skip(count: 2).listen { print($0) }   // 3
+    /// [1, 2, 3].forEach(transmitter.broadcast)
+    /// ```
+    ///
+    /// - Parameter count: How many waves to ignore; zero or a negative count
+    ///   ignores none and returns this receiver itself.
+    /// - Returns: A receiver with this receiver's strategy.
+    public func skip(count: Int) -> Receiver {
+        guard count > 0 else { return self }
+        var remaining = count
+        return derive { wave, transmitter, _ in
+            if remaining > 0 {
+                remaining -= 1
+            } else {
+                transmitter.broadcast(wave)
+            }
+        }
+    }
+
+    /// Returns a receiver that forwards the first `count` waves, then lets go
+    /// of this receiver.
+    ///
+    /// ```swift
+    /// let (transmitter, receiver) = Receiver<Int>.make()
+    /// receiver.take(count: 2).listen { print($0) }   // 1, 2
+    /// [1, 2, 3].forEach(transmitter.broadcast)
+    /// ```
+    ///
+    /// Once `count` waves have passed, the upstream listener is disposed, so
+    /// this receiver no longer holds the result.
+    ///
+    /// - Parameter count: How many waves to forward; zero or a negative count
+    ///   forwards none (and never listens upstream).
+    /// - Returns: A receiver with this receiver's strategy.
+    public func take(count: Int) -> Receiver {
+        guard count > 0 else {
+            return Receiver(strategy: strategy)
+        }
+        var remaining = count
+        return derive { wave, transmitter, upstream in
+            guard remaining > 0 else { return }
+            remaining -= 1
+            transmitter.broadcast(wave)
+            if remaining == 0 {
+                upstream.dispose()
+            }
+        }
+    }
+}
+
+extension Receiver where Wave: Equatable {
+    /// Returns a receiver that drops a wave equal to the one just before it.
+    ///
+    /// ```swift
+    /// let (transmitter, receiver) = Receiver<Int>.make()
+    /// receiver.skipRepeats().listen { print($0) }   // 1, 2, 1
+    /// [1, 1, 2, 2, 1].forEach(transmitter.broadcast)
+    /// ```
+    ///
+    /// Keeps only the last wave.
+    ///
+    /// - Returns: A receiver with this receiver's strategy.
+    public func skipRepeats() -> Receiver {
+        var last: Wave?
+        return derive { wave, transmitter, _ in
+            guard last != wave else { return }
+            last = wave
+            transmitter.broadcast(wave)
+        }
+    }
+}
+
+extension Receiver where Wave: Hashable {
+    /// Returns a receiver that forwards each distinct wave the first time it
+    /// is broadcast.
+    ///
+    /// ```swift
+    /// let (transmitter, receiver) = Receiver<Int>.make()
+    /// receiver.uniqueValues().listen { print($0) }   // 1, 2, 3
+    /// [1, 2, 1, 3, 2].forEach(transmitter.broadcast)
+    /// ```
+    ///
+    /// - Complexity: Keeps every distinct wave seen, for as long as the
+    ///   operator listens: memory grows with the number of distinct waves.
+    /// - Returns: A receiver with this receiver's strategy.
+    public func uniqueValues() -> Receiver {
+        var seen = Set<Wave>()
+        return derive { wave, transmitter, _ in
+            if seen.insert(wave).inserted {
+                transmitter.broadcast(wave)
+            }
+        }
+    }
+}
+
+extension Receiver where Wave: OptionalProtocol {
+    /// Returns a receiver of the non-nil waves, unwrapped.
+    ///
+    /// ```swift
+    /// let (transmitter, receiver) = Receiver<Int?>.make()
+    /// receiver.skipNil().listen { (value: Int) in print(value) }   // 1, 2
+    /// [1, nil, 2].forEach(transmitter.broadcast)
+    /// ```
+    ///
+    /// - Returns: A receiver with this receiver's strategy.
+    public func skipNil() -> Receiver<Wave.Wrapped> {
+        derive { wave, transmitter, _ in
+            if let value = wave.optional { transmitter.broadcast(value) }
+        }
+    }
+}

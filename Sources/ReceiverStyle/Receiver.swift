@@ -1,0 +1,183 @@
+/// The read side of an observer pair: listen to it to hear every wave its
+/// ``Transmitter`` broadcasts.
+///
+/// A receiver is always made together with its transmitter, by
+/// ``make(with:)``; pass the receiver to the code that observes and keep the
+/// transmitter where the events come from.
+///
+/// ```swift
+/// let (transmitter, receiver) = Receiver<Int>.make()
+/// let subscription = receiver.listen { cheezburgers in
+///     print("Can I haz \(cheezburgers) cheezburger.")
+/// }
+/// transmitter.broadcast(1)   // prints "Can I haz 1 cheezburger."
+/// subscription.dispose()
+/// ```
+///
+/// The ``Strategy`` chosen at creation decides what a new listener hears of
+/// the past: nothing (``Strategy/hot``, the default), the last *n* waves
+/// (``Strategy/warm(upTo:)``) or everything (``Strategy/cold``).
+///
+/// ## Delivery and threads
+///
+/// A receiver delivers through StateCore's ``ObserverRegistry``, and keeps
+/// its guarantees:
+/// - every broadcast reaches every listener exactly once, and all listeners
+///   hear the same order; each transmitting thread's waves arrive in the
+///   order it sent them;
+/// - listeners of one receiver are never called at the same time;
+///   ``Transmitter/broadcast(_:)`` from several threads at once is safe and
+///   has delivered its wave when it returns;
+/// - a listener may broadcast, listen or dispose from inside its handler: a
+///   nested broadcast is delivered after the current wave has reached every
+///   listener, and never deadlocks;
+/// - a new listener hears its replay and then the live waves, with no gap and
+///   no duplicate, even while other threads broadcast.
+///
+/// Handlers are called on the broadcasting thread; they are plain closures
+/// and may be called on any thread that broadcasts.
+///
+/// ## Memory
+///
+/// A ``Strategy/hot`` receiver keeps no waves. A ``Strategy/warm(upTo:)``
+/// receiver keeps at most its last *n*; a ``Strategy/cold`` one keeps every
+/// wave it has ever broadcast, for as long as it lives.
+///
+/// `Receiver` is `Sendable` when `Wave` is.
+public final class Receiver<Wave> {
+    /// The type of the closures that listen to a receiver.
+    public typealias Handler = (Wave) -> Void
+
+    @usableFromInline let strategy: Strategy
+    @usableFromInline let registry = ObserverRegistry<Wave>()
+    /// The replay buffer: nil for a hot receiver, which replays nothing.
+    @usableFromInline let history: LockedValue<ReplayBuffer<Wave>>?
+
+    init(strategy: Strategy) {
+        self.strategy = strategy
+        history = strategy.replayLimit.map { LockedValue(ReplayBuffer(limit: $0)) }
+    }
+
+    /// Makes a transmitter and the receiver it broadcasts to.
+    ///
+    /// ```swift
+    /// let (transmitter, receiver) = Receiver<String>.make(with: .warm(upTo: 1))
+    /// ```
+    ///
+    /// - Parameter strategy: What new listeners hear of past waves;
+    ///   ``Strategy/hot`` (nothing) by default.
+    /// - Returns: The transmitter, which holds its receiver strongly, and the
+    ///   receiver.
+    public static func make(with strategy: Strategy = .hot) -> (Transmitter, Receiver) {
+        let receiver = Receiver(strategy: strategy)
+        return (Transmitter(receiver), receiver)
+    }
+
+    /// Adds a listener, which first hears the waves the strategy replays,
+    /// then every wave broadcast from now on.
+    ///
+    /// ```swift
+    /// receiver.listen { wave in print(wave) }.disposed(by: bag)
+    /// ```
+    ///
+    /// A listener added from inside another listener's handler does not hear
+    /// the wave being delivered live; on a warm or cold receiver it hears it
+    /// once, through its replay.
+    ///
+    /// - Parameter handle: Called with each wave, on the broadcasting thread.
+    /// - Returns: A disposable that removes the listener. Disposing it
+    ///   releases `handle`; it does not keep the receiver alive.
+    @inlinable
+    @discardableResult
+    public func listen(to handle: @escaping (Wave) -> Void) -> Disposable {
+        guard let history else {
+            return registry.add(handle)
+        }
+        return registry.add(replaying: { history.value.elements }, handle)
+    }
+
+    @inlinable
+    func broadcast(_ wave: Wave) {
+        guard let history else {
+            registry.send(wave)
+            return
+        }
+        registry.send(wave) { wave in history.modify { $0.append(wave) } }
+    }
+}
+
+extension Receiver: Sendable where Wave: Sendable {}
+
+extension Receiver {
+    /// What a new listener hears of the waves broadcast before it listened.
+    public enum Strategy: Sendable, Equatable {
+        /// A new listener hears every wave ever broadcast, then the live
+        /// ones. The receiver keeps every wave for as long as it lives.
+        case cold
+        /// A new listener hears the last `upTo` waves, then the live ones.
+        /// The receiver keeps at most that many. A negative count acts as
+        /// zero; `Int.max` acts as ``cold`` (nothing is allocated ahead).
+        case warm(upTo: Int)
+        /// A new listener hears only waves broadcast after it listened. The
+        /// receiver keeps no waves. This is the default.
+        case hot
+
+        /// How many past waves to keep, or nil for none at all.
+        var replayLimit: Int? {
+            switch self {
+            case .cold: Int.max
+            case .warm(let limit): max(limit, 0)
+            case .hot: nil
+            }
+        }
+
+        /// The same strategy for a receiver of another wave type.
+        func converted<Other>(to _: Other.Type) -> Receiver<Other>.Strategy {
+            switch self {
+            case .cold: .cold
+            case .warm(let limit): .warm(upTo: limit)
+            case .hot: .hot
+            }
+        }
+    }
+}
+
+extension Receiver {
+    /// The write side of an observer pair: broadcasts waves to its receiver's
+    /// listeners.
+    ///
+    /// ```swift
+    /// let (transmitter, receiver) = Receiver<Int>.make()
+    /// transmitter.broadcast(1)
+    /// ```
+    ///
+    /// A transmitter holds its receiver strongly; the receiver does not hold
+    /// its transmitter. `Transmitter` is `Sendable` when `Wave` is.
+    public struct Transmitter {
+        @usableFromInline let receiver: Receiver
+
+        init(_ receiver: Receiver) {
+            self.receiver = receiver
+        }
+
+        /// Sends `wave` to every listener of the receiver, and records it
+        /// for replay if the strategy keeps waves.
+        ///
+        /// Safe from any thread: concurrent broadcasts are delivered one at a
+        /// time, in one order. Called from inside a listener's handler, the
+        /// wave is delivered after the current one has reached every
+        /// listener.
+        ///
+        /// ```swift
+        /// transmitter.broadcast(.didBecomeActive)
+        /// ```
+        ///
+        /// - Parameter wave: The value to send.
+        @inlinable
+        public func broadcast(_ wave: Wave) {
+            receiver.broadcast(wave)
+        }
+    }
+}
+
+extension Receiver.Transmitter: Sendable where Wave: Sendable {}
