@@ -1,5 +1,6 @@
 import Dispatch
 import StateCore
+import Synchronization
 import Testing
 
 @Suite("TestScheduler")
@@ -189,5 +190,73 @@ struct QueueSchedulerTests {
     @Test("main schedules on the main queue")
     func mainQueue() {
         #expect(QueueScheduler.main.queue.label == DispatchQueue.main.label)
+    }
+}
+
+@Suite("SerialScheduler")
+struct SerialSchedulerTests {
+    @Test("idle: work runs at once on the calling thread")
+    func idleRunsInline() {
+        let scheduler = SerialScheduler()
+        let caller = currentThreadIdentity()
+        let ranOn = LockedValue<UInt?>(nil)
+        scheduler.schedule { ranOn.modify { $0 = currentThreadIdentity() } }
+        #expect(ranOn.value == caller)
+    }
+
+    @Test("work scheduled from inside work runs after it, before the outer schedule returns")
+    func nestedWorkIsQueued() {
+        let scheduler = SerialScheduler()
+        let log = Recorder<String>()
+        scheduler.schedule {
+            log.append("outer begins")
+            scheduler.schedule { log.append("inner") }
+            log.append("outer ends")
+        }
+        #expect(log.values == ["outer begins", "outer ends", "inner"])
+    }
+
+    @Test("work from many threads runs one piece at a time, each thread's in order, none lost")
+    func serialUnderContention() {
+        let scheduler = SerialScheduler()
+        let inside = Atomic<Int>(0)
+        let overlaps = Atomic<Int>(0)
+        let log = Recorder<Int>()
+        onThreads(4) { thread in
+            for index in 0..<2_000 {
+                scheduler.schedule {
+                    if inside.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
+                        overlaps.add(1, ordering: .relaxed)
+                    }
+                    log.append(thread * 2_000 + index)
+                    inside.subtract(1, ordering: .sequentiallyConsistent)
+                }
+            }
+        }
+        // Every schedule call has returned; work queued by a thread that
+        // found the scheduler busy has been run by the busy thread.
+        let values = log.values
+        #expect(overlaps.load(ordering: .relaxed) == 0)
+        #expect(values.count == 8_000)
+        for thread in 0..<4 {
+            let mine = values.filter { $0 / 2_000 == thread }
+            #expect(mine == mine.sorted())
+        }
+    }
+
+    @Test("delayed work runs later, and can be cancelled")
+    func delayedWork() {
+        let scheduler = SerialScheduler()
+        let log = Recorder<String>()
+        let done = DispatchSemaphore(value: 0)
+        let cancelled = scheduler.schedule(after: .seconds(30)) { log.append("cancelled") }
+        cancelled.dispose()
+        scheduler.schedule(after: .milliseconds(5)) {
+            log.append("delayed")
+            done.signal()
+        }
+        scheduler.schedule { log.append("now") }
+        waitFor(done)
+        #expect(log.values == ["now", "delayed"])
     }
 }
