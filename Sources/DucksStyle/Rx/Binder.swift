@@ -1,0 +1,52 @@
+/// Applies each value it receives to a target object, on a scheduler; holds
+/// the target weakly.
+///
+/// ```swift
+/// let label = Label()
+/// let text = Binder(label, scheduler: QueueScheduler.main) { label, text in label.text = text }
+/// store.specifyState { "\($0.counter)" }.bind(to: text).disposed(by: bag)
+/// ```
+///
+/// Once the target has been released, values are dropped.
+public struct Binder<Value> {
+    private let binding: (Value) -> Void
+
+    /// Creates a binder for `target`.
+    ///
+    /// - Parameters:
+    ///   - target: The object to apply values to, held weakly.
+    ///   - scheduler: Where `binding` runs; the main queue by default.
+    ///     Give an ``ImmediateScheduler`` to apply values synchronously on
+    ///     the sending thread.
+    ///   - binding: Applies one value to the target.
+    public init<Target: AnyObject>(
+        _ target: Target,
+        scheduler: Scheduler = QueueScheduler.main,
+        binding: @escaping (Target, Value) -> Void
+    ) {
+        let target = WeakBox(target)
+        self.binding = { value in
+            let work = UncheckedSendable((target, binding, value))
+            scheduler.schedule {
+                let (target, binding, value) = work.value
+                if let object = target.object { binding(object, value) }
+            }
+        }
+    }
+
+    /// Applies `value` to the target, on the binder's scheduler.
+    ///
+    /// - Parameter value: The value to apply.
+    public func onNext(_ value: Value) {
+        binding(value)
+    }
+}
+
+/// A weak reference, as a value.
+final class WeakBox<Object: AnyObject> {
+    weak let object: Object?
+
+    init(_ object: Object) {
+        self.object = object
+    }
+}

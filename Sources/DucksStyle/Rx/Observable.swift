@@ -1,0 +1,154 @@
+/// A sequence of elements over time, observed by subscribing: the small
+/// RxSwift-shaped subset that the Ducks store and its users need.
+///
+/// An observable is a recipe: each subscription runs it anew ("cold"),
+/// except the ones backed by a shared source (a relay, or the store's
+/// states), which all subscriptions observe together.
+///
+/// ```swift
+/// let subscription = Observable.just(21)
+///     .map { $0 * 2 }
+///     .subscribe(onNext: { print($0) }, onCompleted: { print("done") })   // 42, done
+/// ```
+///
+/// Events follow RxSwift's grammar: elements, then at most one error or
+/// completion, after which the subscription ends and its resources are
+/// disposed. Disposing a subscription disposes everything upstream of it.
+/// Callbacks run on the thread the source emits on.
+///
+/// `Observable` is not `Sendable`: its recipe captures plain closures. Share
+/// the source (a relay or a store) instead, and subscribe where you are.
+public struct Observable<Element>: ObservableType {
+    let subscribeHandler: (AnyObserver<Element>) -> Disposable
+
+    init(_ subscribeHandler: @escaping (AnyObserver<Element>) -> Disposable) {
+        self.subscribeHandler = subscribeHandler
+    }
+
+    /// Returns this observable.
+    public func asObservable() -> Observable<Element> {
+        self
+    }
+
+    /// Returns an observable that runs `subscribe` for each subscriber.
+    ///
+    /// ```swift
+    /// let ticks = Observable<Int>.create { observer in
+    ///     observer.onNext(1)
+    ///     observer.onCompleted()
+    ///     return Disposables.create { print("cleaned up") }
+    /// }
+    /// ```
+    ///
+    /// The disposable `subscribe` returns is disposed when the subscription
+    /// ends: when it is disposed, or after an error or completion.
+    ///
+    /// - Parameter subscribe: Emits to the observer, and returns what to
+    ///   dispose when the subscription ends.
+    /// - Returns: The observable.
+    public static func create(_ subscribe: @escaping (AnyObserver<Element>) -> Disposable) -> Observable<Element> {
+        Observable(subscribe)
+    }
+
+    /// Returns an observable that emits `element`, then completes.
+    ///
+    /// - Parameter element: The one element.
+    /// - Returns: The observable.
+    public static func just(_ element: Element) -> Observable<Element> {
+        Observable { observer in
+            observer.onNext(element)
+            observer.onCompleted()
+            return Disposables.create()
+        }
+    }
+
+    /// Returns an observable that completes at once, emitting nothing.
+    ///
+    /// - Returns: The observable.
+    public static func empty() -> Observable<Element> {
+        Observable { observer in
+            observer.onCompleted()
+            return Disposables.create()
+        }
+    }
+}
+
+extension Observable where Element == Int {
+    /// Returns an observable that emits 0, 1, 2, … every `period`, on
+    /// `scheduler`, until its subscription is disposed.
+    ///
+    /// ```swift
+    /// Observable.interval(.milliseconds(10), scheduler: QueueScheduler(label: "ticks"))
+    ///     .takeUntil(cancel)
+    ///     .subscribe(onNext: { tick in print(tick) })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - period: The time between elements; the first comes after one
+    ///     period.
+    ///   - scheduler: Where the timer waits and the elements are emitted.
+    /// - Returns: The observable.
+    public static func interval(_ period: Duration, scheduler: Scheduler) -> Observable<Int> {
+        Observable { observer in
+            let timer = IntervalTimer(period: period, scheduler: scheduler, observer: observer)
+            timer.start()
+            return timer
+        }
+    }
+}
+
+/// The running timer of one subscription to ``Observable/interval(_:scheduler:)``.
+final class IntervalTimer: Disposable, @unchecked Sendable {
+    // Safe to share: `state` is behind its lock; `observer` is only called
+    // from the scheduler's work, one tick at a time (each tick schedules the
+    // next after emitting).
+    private struct State {
+        var next = 0
+        var pending: Disposable?
+        var isDisposed = false
+    }
+
+    private let period: Duration
+    private let scheduler: Scheduler
+    private let observer: AnyObserver<Int>
+    private let state = LockedValue(State())
+
+    init(period: Duration, scheduler: Scheduler, observer: AnyObserver<Int>) {
+        self.period = period
+        self.scheduler = scheduler
+        self.observer = observer
+    }
+
+    var isDisposed: Bool { state.value.isDisposed }
+
+    func start() {
+        let pending = scheduler.schedule(after: period) { [self] in tick() }
+        let cancelled = state.modify { state -> Bool in
+            guard !state.isDisposed else { return true }
+            if state.pending == nil { state.pending = pending }
+            return false
+        }
+        if cancelled { pending.dispose() }
+    }
+
+    func dispose() {
+        let pending = state.modify { state -> Disposable? in
+            state.isDisposed = true
+            defer { state.pending = nil }
+            return state.pending
+        }
+        pending?.dispose()
+    }
+
+    private func tick() {
+        let element = state.modify { state -> Int? in
+            guard !state.isDisposed else { return nil }
+            defer { state.next += 1 }
+            state.pending = nil
+            return state.next
+        }
+        guard let element else { return }
+        observer.onNext(element)
+        start()
+    }
+}

@@ -1,0 +1,110 @@
+import Synchronization
+
+/// A type that can be observed as an ``Observable``: observables and relays.
+///
+/// Every operator and `subscribe` is defined once here, so they work the same
+/// on an ``Observable``, a ``PublishRelay`` and a ``BehaviorRelay``.
+public protocol ObservableType {
+    /// The type of the elements.
+    associatedtype Element
+
+    /// Returns the elements as an ``Observable``.
+    ///
+    /// - Returns: The observable.
+    func asObservable() -> Observable<Element>
+}
+
+extension ObservableType {
+    /// Subscribes with callbacks for each kind of event.
+    ///
+    /// ```swift
+    /// store.state
+    ///     .subscribe(onNext: { print($0) })
+    ///     .disposed(by: disposeBag)
+    /// ```
+    ///
+    /// After an error or a completion, the subscription ends by itself:
+    /// its upstream is disposed and `onDisposed` is called.
+    ///
+    /// - Parameters:
+    ///   - onNext: Called with each element.
+    ///   - onError: Called if the sequence fails.
+    ///   - onCompleted: Called if the sequence completes.
+    ///   - onDisposed: Called once, when the subscription ends for any
+    ///     reason.
+    /// - Returns: A disposable that ends the subscription.
+    @discardableResult
+    public func subscribe(
+        onNext: ((Element) -> Void)? = nil,
+        onError: ((Error) -> Void)? = nil,
+        onCompleted: (() -> Void)? = nil,
+        onDisposed: (() -> Void)? = nil
+    ) -> Disposable {
+        let subscription = SubscriptionSink(
+            onNext: onNext,
+            onError: onError,
+            onCompleted: onCompleted,
+            onDisposed: onDisposed
+        )
+        subscription.start(asObservable().subscribeHandler)
+        return subscription
+    }
+}
+
+/// The end of a subscription chain: calls the user's callbacks, enforces the
+/// event grammar, and disposes upstream when the subscription ends.
+final class SubscriptionSink<Element>: Disposable, @unchecked Sendable {
+    // Safe to share: the callbacks are immutable and `upstream` and
+    // `onDisposed` are thread-safe disposables; `stopped` is atomic.
+    private let onNext: ((Element) -> Void)?
+    private let onError: ((Error) -> Void)?
+    private let onCompleted: (() -> Void)?
+    private let onDisposed: Disposable
+    private let upstream = SingleAssignmentDisposable()
+    private let stopped = Atomic<Bool>(false)
+
+    init(
+        onNext: ((Element) -> Void)?,
+        onError: ((Error) -> Void)?,
+        onCompleted: (() -> Void)?,
+        onDisposed: (() -> Void)?
+    ) {
+        self.onNext = onNext
+        self.onError = onError
+        self.onCompleted = onCompleted
+        self.onDisposed = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+    }
+
+    func start(_ subscribe: (AnyObserver<Element>) -> Disposable) {
+        let observer = AnyObserver<Element>(
+            next: { [self] element in
+                guard !stopped.load(ordering: .acquiring) else { return }
+                onNext?(element)
+            },
+            error: { [self] error in
+                guard stop() else { return }
+                onError?(error)
+                dispose()
+            },
+            completed: { [self] in
+                guard stop() else { return }
+                onCompleted?()
+                dispose()
+            }
+        )
+        upstream.setDisposable(subscribe(observer))
+    }
+
+    var isDisposed: Bool { onDisposed.isDisposed }
+
+    func dispose() {
+        _ = stop()
+        upstream.dispose()
+        onDisposed.dispose()
+    }
+
+    /// Stops further events; returns whether this call did it.
+    private func stop() -> Bool {
+        !stopped.exchange(true, ordering: .acquiringAndReleasing)
+    }
+}

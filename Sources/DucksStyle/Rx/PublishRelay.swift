@@ -1,0 +1,38 @@
+/// A source that broadcasts the elements it accepts to its current
+/// observers, and never ends.
+///
+/// ```swift
+/// let cancel = PublishRelay<Void>()
+/// cancel.subscribe(onNext: { print("cancelled") })
+/// cancel.accept(())
+/// ```
+///
+/// Backed by StateCore's ``ObserverRegistry``: observers are called one at a
+/// time, in one order, on the accepting thread; an element accepted from
+/// inside an observer is delivered after the current one; ``accept(_:)``
+/// from several threads is safe. `PublishRelay` is `Sendable` when
+/// `Element` is.
+public final class PublishRelay<Element>: ObservableType {
+    let registry = ObserverRegistry<Element>()
+
+    /// Creates a relay with no observers.
+    public init() {}
+
+    /// Sends `element` to every current observer.
+    ///
+    /// - Parameter element: The element to broadcast.
+    public func accept(_ element: Element) {
+        registry.send(element)
+    }
+
+    /// Returns the relay's elements as an ``Observable``, which never
+    /// completes.
+    ///
+    /// - Returns: The observable.
+    public func asObservable() -> Observable<Element> {
+        let registry = registry
+        return Observable { observer in registry.add(observer.next) }
+    }
+}
+
+extension PublishRelay: Sendable where Element: Sendable {}

@@ -1,0 +1,187 @@
+/// Any store, whatever its state type.
+public protocol StoreType: AnyObject {}
+
+/// Holds the state, runs dispatched actions through the middlewares into the
+/// reducer, and publishes the resulting states as observables.
+///
+/// ```swift
+/// let store = Store(reducer: AppReducer(), state: AppState(), middlewares: LoggingMiddleware())
+/// store.specifyState { $0.counter }
+///     .subscribe(onNext: { print("counter:", $0) })      // counter: 0
+///     .disposed(by: bag)
+/// store.dispatch(IncreaseAction())                       // counter: 1
+/// ```
+///
+/// ## Dispatching
+///
+/// ``dispatch(_:)`` may be called from any thread, and from inside a
+/// middleware or an observer:
+/// - actions are reduced one at a time, in the order they leave the last
+///   middleware; none is lost or reduced twice;
+/// - a dispatch on an idle store whose middlewares pass the action on
+///   synchronously has been reduced, and its observers told, when it
+///   returns; a dispatch from another thread while the store is busy waits
+///   its turn;
+/// - a dispatch made from inside a middleware or an observer is queued
+///   behind the synchronous part of the work in progress (never nested): if
+///   the current action reaches the reducer in that same pass, it is reduced
+///   and observed first;
+/// - an action whose middleware calls `next` later holds nothing back:
+///   other actions are reduced as they come.
+///
+/// ## Observing
+///
+/// ``state`` starts with the state current when you subscribe, then sends
+/// every new state; ``newState`` sends only new ones. States produced by an
+/// ``IgnorableAction`` change ``currentState`` but are not sent. Observers
+/// are called one at a time, in order, on the thread that reduced the
+/// action. The observables never fail or complete.
+///
+/// `Store` is `Sendable` when its state is.
+open class Store<State: StateType>: StoreType {
+    let reduce: (State, Action) -> State
+    let middlewares: [MiddlewareType]
+    /// The observers of new states; its delivery lock also orders the
+    /// store's whole dispatch pipeline.
+    let registry = ObserverRegistry<State>()
+    let current: LockedValue<State>
+    /// The disposables of middlewares that have not passed their action on.
+    let pending = LockedValue<[ObjectIdentifier: Disposable]>([:])
+
+    /// The state after every action reduced so far, including ignorable ones.
+    public var currentState: State { current.value }
+
+    /// The state current when you subscribe, then every new state, except
+    /// those produced by an ``IgnorableAction``.
+    public var state: Observable<State> {
+        let (registry, current) = (registry, current)
+        return Observable { observer in registry.add(replaying: { [current.value] }, observer.next) }
+    }
+
+    /// Every new state from now on, except those produced by an
+    /// ``IgnorableAction``.
+    public var newState: Observable<State> {
+        let registry = registry
+        return Observable { observer in registry.add(observer.next) }
+    }
+
+    /// A binder that dispatches each action it receives, synchronously, on
+    /// the sending thread.
+    ///
+    /// ```swift
+    /// increaseTaps.map { IncreaseAction() }.bind(to: store.dispatcher)
+    /// ```
+    public var dispatcher: Binder<Action> {
+        Binder(self, scheduler: ImmediateScheduler()) { store, action in store.dispatch(action) }
+    }
+
+    /// Creates a store.
+    ///
+    /// - Parameters:
+    ///   - reducer: Computes each new state.
+    ///   - state: The initial state.
+    ///   - middlewares: Run, in this order, before the reducer.
+    public convenience init<R: Reducer>(reducer: R, state: State, middlewares: MiddlewareType...)
+    where R.State == State {
+        self.init(reducer: reducer, state: state, middlewares: middlewares)
+    }
+
+    /// Creates a store.
+    ///
+    /// - Parameters:
+    ///   - reducer: Computes each new state.
+    ///   - state: The initial state.
+    ///   - middlewares: Run, in this order, before the reducer.
+    public init<R: Reducer>(reducer: R, state: State, middlewares: [MiddlewareType]) where R.State == State {
+        self.reduce = reducer.reduce
+        self.middlewares = middlewares
+        current = LockedValue(state)
+    }
+
+    deinit {
+        for disposable in pending.value.values {
+            disposable.dispose()
+        }
+    }
+
+    /// Runs `action` through the middlewares and, if they pass it on, the
+    /// reducer; see "Dispatching" above for the ordering rules.
+    ///
+    /// - Parameter action: The action to dispatch.
+    public func dispatch(_ action: Action) {
+        inOrder { self.pass(action, from: 0) }
+    }
+
+    /// Runs `work` in the store's order.
+    ///
+    /// That is now (after waiting for another thread's work to finish), or,
+    /// from inside the store's own work on this thread, queued behind it.
+    func inOrder(_ work: @escaping () -> Void) {
+        if registry.delivery.isHeldByCurrentThread {
+            registry.delivery.enqueue(work)
+        } else {
+            registry.delivery.withDelivery(work)
+        }
+    }
+
+    /// Hands `action` to the middleware at `index`, or to the reducer after
+    /// the last.
+    ///
+    /// Runs in the store's order.
+    func pass(_ action: Action, from index: Int) {
+        guard index < middlewares.count else {
+            reduceAndPublish(action)
+            return
+        }
+        let step = MiddlewareStep(store: self, index: index)
+        pending.modify { $0[ObjectIdentifier(step)] = step.work }
+        let disposable = middlewares[index].on(self, action: action) { [step] next in step.next(next) }
+        step.finishSynchronousPass(returning: disposable)
+    }
+
+    /// Reduces `action` and tells the observers.
+    ///
+    /// Runs in the store's order.
+    func reduceAndPublish(_ action: Action) {
+        let reduced = reduce(current.value, action)
+        current.modify { $0 = reduced }
+        if !(action is IgnorableAction) {
+            registry.deliver(reduced)
+        }
+    }
+}
+
+// Safe to share when the state is: the state is behind a lock, the pipeline
+// runs in the registry's delivery order, and the middlewares are immutable.
+extension Store: @unchecked Sendable where State: Sendable {}
+
+extension Store {
+    /// Returns the part of the state chosen by `selector`: its value when you
+    /// subscribe, then each change.
+    ///
+    /// ```swift
+    /// store.specifyState { $0.counter }.map { "\($0)" }
+    /// ```
+    ///
+    /// Repeated values are skipped; states produced by an
+    /// ``IgnorableAction`` are not seen.
+    ///
+    /// - Parameter selector: Chooses the part of the state.
+    /// - Returns: The observable of that part.
+    public func specifyState<E: Equatable>(_ selector: @escaping (State) -> E) -> Observable<E> {
+        state.map(selector).distinctUntilChanged()
+    }
+
+    /// Returns each change of the part of the state chosen by `selector`,
+    /// without its value when you subscribe.
+    ///
+    /// ```swift
+    /// store.specifyNewState { $0.user.loggedIn }.map { $0 ? "Log In" : "Log Out" }
+    /// ```
+    ///
+    /// - Parameter selector: Chooses the part of the state.
+    /// - Returns: The observable of that part's changes.
+    public func specifyNewState<E: Equatable>(_ selector: @escaping (State) -> E) -> Observable<E> {
+        specifyState(selector).skip(1)
+    }
+}
