@@ -260,3 +260,37 @@ struct SerialSchedulerTests {
         #expect(log.values == ["now", "delayed"])
     }
 }
+
+@Suite("Scheduler.schedule(every:)")
+struct RepeatingScheduleTests {
+    @Test("ticks every period, numbered from zero, until the work says stop")
+    func ticksUntilStop() {
+        let scheduler = TestScheduler()
+        let ticks = Recorder<String>()
+        let disposable = scheduler.schedule(every: .milliseconds(10)) { tick in
+            ticks.append("\(tick) at \(scheduler.now)")
+            return tick < 2
+        }
+        scheduler.advance(by: .seconds(1))
+        #expect(ticks.values == ["0 at 0.01 seconds", "1 at 0.02 seconds", "2 at 0.03 seconds"])
+        #expect(disposable.isDisposed)
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test("disposing stops the ticks, also from inside a tick")
+    func disposeStops() {
+        let scheduler = TestScheduler()
+        let ticks = Recorder<Int>()
+        let slot = SingleAssignmentDisposable()
+        slot.setDisposable(
+            scheduler.schedule(every: .seconds(1)) { tick in
+                ticks.append(tick)
+                if tick == 1 { slot.dispose() }
+                return true
+            }
+        )
+        scheduler.advance(by: .seconds(10))
+        #expect(ticks.values == [0, 1])
+        #expect(scheduler.pendingCount == 0)
+    }
+}

@@ -90,65 +90,11 @@ extension Observable where Element == Int {
     /// - Returns: The observable.
     public static func interval(_ period: Duration, scheduler: Scheduler) -> Observable<Int> {
         Observable { observer in
-            let timer = IntervalTimer(period: period, scheduler: scheduler, observer: observer)
-            timer.start()
-            return timer
+            let observer = UncheckedSendable(observer)
+            return scheduler.schedule(every: period) { tick in
+                observer.value.onNext(tick)
+                return true
+            }
         }
-    }
-}
-
-/// The running timer of one subscription to ``Observable/interval(_:scheduler:)``.
-final class IntervalTimer: Disposable, @unchecked Sendable {
-    // Safe to share: `state` is behind its lock; `observer` is only called
-    // from the scheduler's work, one tick at a time (each tick schedules the
-    // next after emitting).
-    private struct State {
-        var next = 0
-        var pending: Disposable?
-        var isDisposed = false
-    }
-
-    private let period: Duration
-    private let scheduler: Scheduler
-    private let observer: AnyObserver<Int>
-    private let state = LockedValue(State())
-
-    init(period: Duration, scheduler: Scheduler, observer: AnyObserver<Int>) {
-        self.period = period
-        self.scheduler = scheduler
-        self.observer = observer
-    }
-
-    var isDisposed: Bool { state.value.isDisposed }
-
-    func start() {
-        let pending = scheduler.schedule(after: period) { [self] in tick() }
-        let cancelled = state.modify { state -> Bool in
-            guard !state.isDisposed else { return true }
-            if state.pending == nil { state.pending = pending }
-            return false
-        }
-        if cancelled { pending.dispose() }
-    }
-
-    func dispose() {
-        let pending = state.modify { state -> Disposable? in
-            state.isDisposed = true
-            defer { state.pending = nil }
-            return state.pending
-        }
-        pending?.dispose()
-    }
-
-    private func tick() {
-        let element = state.modify { state -> Int? in
-            guard !state.isDisposed else { return nil }
-            defer { state.next += 1 }
-            state.pending = nil
-            return state.next
-        }
-        guard let element else { return }
-        observer.onNext(element)
-        start()
     }
 }
