@@ -18,15 +18,20 @@ let package = Package(
         .target(name: "DucksStyle", dependencies: ["StateCore"]),
         .target(name: "ReceiverStyle", dependencies: ["StateCore"]),
         .target(name: "DeltaStyle", dependencies: ["StateCore"]),
+        .target(
+            name: "Scenarios",
+            dependencies: ["StateCore", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
+        ),
         .executableTarget(
             name: "state-tour",
             dependencies: ["ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
         ),
         .testTarget(name: "StateCoreTests", dependencies: ["StateCore"]),
         .testTarget(name: "ReactorStyleTests", dependencies: ["ReactorStyle"]),
-        .testTarget(name: "DucksStyleTests", dependencies: ["DucksStyle"]),
+        .testTarget(name: "DucksStyleTests", dependencies: ["DucksStyle", "Scenarios"]),
         .testTarget(name: "ReceiverStyleTests", dependencies: ["ReceiverStyle"]),
         .testTarget(name: "DeltaStyleTests", dependencies: ["DeltaStyle"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Scenarios"]),
         .testTarget(
             name: "StateTourTests",
             dependencies: ["state-tour", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]

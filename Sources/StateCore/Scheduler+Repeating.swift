@@ -17,6 +17,7 @@ extension Scheduler {
     ///   - period: The time between ticks.
     ///   - work: Called with each tick number; returns whether to go on.
     /// - Returns: A disposable that stops the ticks.
+    @discardableResult
     public func schedule(every period: Duration, _ work: @escaping @Sendable (Int) -> Bool) -> Disposable {
         let ticker = Ticker(period: period, scheduler: self, work: work)
         ticker.scheduleNext()

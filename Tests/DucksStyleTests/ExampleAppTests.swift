@@ -1,115 +1,13 @@
 import DucksStyle
+import Scenarios
 import Testing
 
 // The seed's example app (`Example/RxDucksExample/Modules`), ported: its
-// reducers and `LoadMiddleware`, with the interval on a scheduler the test
-// controls. UIKit aside, the code is the seed's with the imports changed and
-// the generic arguments restored.
+// reducers and `LoadMiddleware` live in the Scenarios target
+// (`DucksScenarios`), where the conformance suite, the tour and the
+// benchmarks use them too; here they run on a scheduler the test controls.
 
-enum App {
-    struct AppState: State, Equatable, Sendable {
-        var user = UserState()
-        var load = LoadState()
-    }
-
-    struct AppReducer: Reducer {
-        func reduce(_ state: AppState, action: Action) -> AppState {
-            AppState(
-                user: UserReducer.reduce(state.user, action: action),
-                load: LoadReducer.reduce(state.load, action: action)
-            )
-        }
-    }
-
-    enum LoadAction: Action {
-        case loading
-        case progress(Int)
-        case loaded
-        case cancel
-    }
-
-    struct LoadState: State, Equatable, Sendable {
-        var progress = 0
-        var loading = false
-        var canceled = false
-    }
-
-    enum LoadReducer {
-        static func reduce(_ state: LoadState, action: Action) -> LoadState {
-            if action is LogOutAction {
-                return LoadState(progress: 0, loading: state.loading, canceled: false)
-            }
-            switch action as? LoadAction {
-            case .loading?:
-                return LoadState(progress: 0, loading: true, canceled: false)
-            case .progress(let progress)?:
-                return LoadState(progress: progress, loading: state.loading, canceled: false)
-            case .loaded?:
-                return LoadState(progress: state.progress, loading: false, canceled: false)
-            case .cancel?:
-                return LoadState(progress: 0, loading: false, canceled: true)
-            default:
-                return state
-            }
-        }
-    }
-
-    struct LogInAction: Action {}
-    struct LogOutAction: Action {}
-
-    struct UserState: State, Equatable, Sendable {
-        var loggedIn = false
-    }
-
-    enum UserReducer {
-        static func reduce(_ state: UserState, action: Action) -> UserState {
-            if action is LogOutAction {
-                return UserState(loggedIn: false)
-            }
-            if case .loaded? = action as? LoadAction {
-                return UserState(loggedIn: true)
-            }
-            return state
-        }
-    }
-
-    struct LoadMiddleware: Middleware {
-        private let cancel = PublishRelay<Void>()
-        let scheduler: Scheduler
-
-        func on(_ store: Store<AppState>, action: Action, next: @escaping (Action) -> Void) -> Disposable {
-            switch action {
-            case is LogInAction:
-                store.dispatch(ActionCreator.loading())
-
-                return Observable.interval(.milliseconds(10), scheduler: scheduler)
-                    .takeUntil(cancel)
-                    .subscribe(onNext: { progress in
-                        store.dispatch(ActionCreator.progress(progress))
-
-                        if progress >= 100 {
-                            next(ActionCreator.loaded())
-                        }
-                    })
-            default:
-                if case .cancel? = action as? LoadAction {
-                    cancel.accept(())
-                }
-                next(action)
-            }
-            return Disposables.create()
-        }
-    }
-}
-
-extension ActionCreator {
-    static func loading() -> App.LoadAction { .loading }
-    static func progress(_ progress: Int) -> App.LoadAction { .progress(progress) }
-    static func loaded() -> App.LoadAction { .loaded }
-    static func cancel() -> App.LoadAction { .cancel }
-    static func logIn() -> App.LogInAction { App.LogInAction() }
-    static func logOut() -> App.LogOutAction { App.LogOutAction() }
-}
+typealias App = DucksScenarios
 
 @Suite("Ducks: the example app on a test scheduler")
 struct ExampleAppTests {

@@ -1,0 +1,169 @@
+import DeltaStyle
+
+/// The scenarios in Delta's idiom: a store of observable properties, actions
+/// that reduce it, and a dynamic action for the loading effect.
+package enum DeltaScenarios {
+    // MARK: Counter
+
+    struct CounterStore: StoreType {
+        var state: ObservableProperty<Int>
+    }
+
+    struct Increment: ActionType {
+        func reduce(state: Int) -> Int { state + 1 }
+    }
+
+    struct Decrement: ActionType {
+        func reduce(state: Int) -> Int { state - 1 }
+    }
+
+    struct Reset: ActionType {
+        func reduce(state: Int) -> Int { 0 }
+    }
+
+    // MARK: Session
+
+    struct Session: Sendable {
+        let loggedIn = ObservableProperty(false)
+        let loading = ObservableProperty(false)
+        let progress = ObservableProperty(0)
+        let canceled = ObservableProperty(false)
+
+        var snapshot: SessionSnapshot {
+            SessionSnapshot(
+                loggedIn: loggedIn.value,
+                loading: loading.value,
+                progress: progress.value,
+                canceled: canceled.value
+            )
+        }
+    }
+
+    struct SessionStore: StoreType {
+        var state: ObservableProperty<Session>
+    }
+
+    struct StartLoading: ActionType {
+        func reduce(state: Session) -> Session {
+            state.loading.value = true
+            state.progress.value = 0
+            state.canceled.value = false
+            return state
+        }
+    }
+
+    struct ReportProgress: ActionType {
+        let percent: Int
+
+        func reduce(state: Session) -> Session {
+            state.progress.value = percent
+            return state
+        }
+    }
+
+    // central-step: delta
+    struct FinishLoading: ActionType {
+        func reduce(state: Session) -> Session {
+            state.loggedIn.value = true
+            state.loading.value = false
+            return state
+        }
+    }
+    // end-central-step
+
+    struct CancelLoading: ActionType {
+        func reduce(state: Session) -> Session {
+            state.loading.value = false
+            state.progress.value = 0
+            state.canceled.value = true
+            return state
+        }
+    }
+
+    struct LogOut: ActionType {
+        func reduce(state: Session) -> Session {
+            state.loggedIn.value = false
+            state.progress.value = 0
+            state.canceled.value = false
+            return state
+        }
+    }
+
+    /// Logging in: starts loading, reports progress every tick, finishes.
+    ///
+    /// The reports run on a scheduler; `call()` returns a disposable that
+    /// stops them.
+    struct LogIn: DynamicActionType {
+        let store: SessionStore
+        let scheduler: Scheduler
+        let tick: Duration
+
+        func call() -> Disposable {
+            var store = store
+            store.dispatch(StartLoading())
+            return scheduler.schedule(every: tick) { [store] percent in
+                var store = store
+                store.dispatch(ReportProgress(percent: percent))
+                guard percent == SessionFixture.lastProgress else { return true }
+                store.dispatch(FinishLoading())
+                return false
+            }
+        }
+    }
+}
+
+final class DeltaCounterHarness: Harness, Sendable {
+    private let store = DeltaScenarios.CounterStore(state: ObservableProperty(0))
+
+    var flavour: Flavour { .delta }
+    var current: CounterSnapshot { CounterSnapshot(value: store.state.value) }
+
+    func send(_ input: CounterInput) {
+        var store = store
+        switch input {
+        case .increment: store.dispatch(DeltaScenarios.Increment())
+        case .decrement: store.dispatch(DeltaScenarios.Decrement())
+        case .reset: store.dispatch(DeltaScenarios.Reset())
+        }
+    }
+
+    func observe(_ onState: @escaping @Sendable (CounterSnapshot) -> Void) -> Observation {
+        let subscription = store.state.subscribe { onState(CounterSnapshot(value: $0)) }
+        return Observation(holding: subscription) { subscription.dispose() }
+    }
+}
+
+final class DeltaSessionHarness: Harness, Sendable {
+    private let store = DeltaScenarios.SessionStore(state: ObservableProperty(DeltaScenarios.Session()))
+    private let effects: Scheduler
+    private let tick: Duration
+    /// The running loading effect, to cancel.
+    private let loading = LockedValue<Disposable?>(nil)
+
+    init(effects: Scheduler, tick: Duration) {
+        self.effects = effects
+        self.tick = tick
+    }
+
+    var flavour: Flavour { .delta }
+    var current: SessionSnapshot { store.state.value.snapshot }
+
+    func send(_ input: SessionInput) {
+        var store = store
+        switch input {
+        case .logIn:
+            let effect = store.dispatch(DeltaScenarios.LogIn(store: store, scheduler: effects, tick: tick))
+            loading.modify { $0 = effect }
+        case .cancel:
+            loading.modify { $0 }?.dispose()
+            store.dispatch(DeltaScenarios.CancelLoading())
+        case .logOut:
+            store.dispatch(DeltaScenarios.LogOut())
+        }
+    }
+
+    func observe(_ onState: @escaping @Sendable (SessionSnapshot) -> Void) -> Observation {
+        let subscription = store.state.subscribe { onState($0.snapshot) }
+        return Observation(holding: subscription) { subscription.dispose() }
+    }
+}

@@ -1,0 +1,232 @@
+import DucksStyle
+
+/// The scenarios in Ducks' idiom: actions, reducers and a middleware.
+///
+/// The session is the RxDucks example app, ported.
+package enum DucksScenarios {
+    // MARK: Counter
+
+    package struct Counter: State, Sendable {
+        package var value = 0
+    }
+
+    package struct Increment: Action {}
+    package struct Decrement: Action {}
+    /// Resets without telling observers.
+    package struct Reset: IgnorableAction {}
+
+    package struct CounterReducer: Reducer {
+        package func reduce(_ state: Counter, action: Action) -> Counter {
+            switch action {
+            case is Increment: Counter(value: state.value + 1)
+            case is Decrement: Counter(value: state.value - 1)
+            case is Reset: Counter()
+            default: state
+            }
+        }
+    }
+
+    // MARK: Session (the RxDucks example app)
+
+    package struct AppState: State, Equatable, Sendable {
+        package var user = UserState()
+        package var load = LoadState()
+
+        package init(user: UserState = UserState(), load: LoadState = LoadState()) {
+            self.user = user
+            self.load = load
+        }
+    }
+
+    package struct AppReducer: Reducer {
+        package init() {}
+
+        package func reduce(_ state: AppState, action: Action) -> AppState {
+            AppState(
+                user: UserReducer.reduce(state.user, action: action),
+                load: LoadReducer.reduce(state.load, action: action)
+            )
+        }
+    }
+
+    package enum LoadAction: Action {
+        case loading
+        case progress(Int)
+        case loaded
+        case cancel
+    }
+
+    package struct LoadState: State, Equatable, Sendable {
+        package var progress = 0
+        package var loading = false
+        package var canceled = false
+
+        package init(progress: Int = 0, loading: Bool = false, canceled: Bool = false) {
+            self.progress = progress
+            self.loading = loading
+            self.canceled = canceled
+        }
+    }
+
+    // central-step: ducks
+    package enum LoadReducer {
+        package static func reduce(_ state: LoadState, action: Action) -> LoadState {
+            if action is LogOutAction {
+                return LoadState(progress: 0, loading: state.loading, canceled: false)
+            }
+            switch action as? LoadAction {
+            case .loading?:
+                return LoadState(progress: 0, loading: true, canceled: false)
+            case .progress(let progress)?:
+                return LoadState(progress: progress, loading: state.loading, canceled: false)
+            case .loaded?:
+                return LoadState(progress: state.progress, loading: false, canceled: false)
+            case .cancel?:
+                return LoadState(progress: 0, loading: false, canceled: true)
+            default:
+                return state
+            }
+        }
+    }
+    // end-central-step
+
+    package struct LogInAction: Action {
+        package init() {}
+    }
+
+    package struct LogOutAction: Action {
+        package init() {}
+    }
+
+    package struct UserState: State, Equatable, Sendable {
+        package var loggedIn = false
+
+        package init(loggedIn: Bool = false) {
+            self.loggedIn = loggedIn
+        }
+    }
+
+    package enum UserReducer {
+        package static func reduce(_ state: UserState, action: Action) -> UserState {
+            if action is LogOutAction {
+                return UserState(loggedIn: false)
+            }
+            if case .loaded? = action as? LoadAction {
+                return UserState(loggedIn: true)
+            }
+            return state
+        }
+    }
+
+    /// The example's `LoadMiddleware`: on log in, dispatches `loading`, then
+    /// a progress report every tick, and passes `loaded` on after the last;
+    /// `cancel` stops the reports.
+    package struct LoadMiddleware: Middleware {
+        private let cancel = PublishRelay<Void>()
+        let scheduler: Scheduler
+        let tick: Duration
+
+        package init(scheduler: Scheduler, tick: Duration = SessionFixture.tick) {
+            self.scheduler = scheduler
+            self.tick = tick
+        }
+
+        package func on(_ store: Store<AppState>, action: Action, next: @escaping (Action) -> Void) -> Disposable {
+            switch action {
+            case is LogInAction:
+                store.dispatch(ActionCreator.loading())
+
+                return Observable.interval(tick, scheduler: scheduler)
+                    .takeUntil(cancel)
+                    .subscribe(onNext: { progress in
+                        store.dispatch(ActionCreator.progress(progress))
+
+                        if progress >= SessionFixture.lastProgress {
+                            next(ActionCreator.loaded())
+                        }
+                    })
+            default:
+                if case .cancel? = action as? LoadAction {
+                    cancel.accept(())
+                }
+                next(action)
+            }
+            return Disposables.create()
+        }
+    }
+}
+
+extension ActionCreator {
+    package static func loading() -> DucksScenarios.LoadAction { .loading }
+    package static func progress(_ progress: Int) -> DucksScenarios.LoadAction { .progress(progress) }
+    package static func loaded() -> DucksScenarios.LoadAction { .loaded }
+    package static func cancel() -> DucksScenarios.LoadAction { .cancel }
+    package static func logIn() -> DucksScenarios.LogInAction { DucksScenarios.LogInAction() }
+    package static func logOut() -> DucksScenarios.LogOutAction { DucksScenarios.LogOutAction() }
+}
+
+/// A store observed through its `state` observable.
+class DucksHarness<StateType: State & Sendable, Snapshot: Equatable & Sendable>: @unchecked Sendable {
+    // Safe to share: every stored property is immutable and thread-safe.
+    let store: Store<StateType>
+    private let snapshot: @Sendable (StateType) -> Snapshot
+
+    init(store: Store<StateType>, snapshot: @escaping @Sendable (StateType) -> Snapshot) {
+        self.store = store
+        self.snapshot = snapshot
+    }
+
+    var flavour: Flavour { .ducks }
+    var current: Snapshot { snapshot(store.currentState) }
+
+    func observe(_ onState: @escaping @Sendable (Snapshot) -> Void) -> Observation {
+        let subscription = store.state.map(snapshot).subscribe(onNext: onState)
+        return Observation(holding: subscription) { subscription.dispose() }
+    }
+}
+
+final class DucksCounterHarness: DucksHarness<DucksScenarios.Counter, CounterSnapshot>, Harness,
+    @unchecked Sendable
+{
+    init() {
+        super.init(store: Store(reducer: DucksScenarios.CounterReducer(), state: DucksScenarios.Counter())) {
+            CounterSnapshot(value: $0.value)
+        }
+    }
+
+    func send(_ input: CounterInput) {
+        switch input {
+        case .increment: store.dispatch(DucksScenarios.Increment())
+        case .decrement: store.dispatch(DucksScenarios.Decrement())
+        case .reset: store.dispatch(DucksScenarios.Reset())
+        }
+    }
+}
+
+final class DucksSessionHarness: DucksHarness<DucksScenarios.AppState, SessionSnapshot>, Harness,
+    @unchecked Sendable
+{
+    init(effects: Scheduler, tick: Duration) {
+        let store = Store(
+            reducer: DucksScenarios.AppReducer(),
+            state: DucksScenarios.AppState(),
+            middlewares: DucksScenarios.LoadMiddleware(scheduler: effects, tick: tick)
+        )
+        super.init(store: store) { state in
+            SessionSnapshot(
+                loggedIn: state.user.loggedIn,
+                loading: state.load.loading,
+                progress: state.load.progress,
+                canceled: state.load.canceled
+            )
+        }
+    }
+
+    func send(_ input: SessionInput) {
+        switch input {
+        case .logIn: store.dispatch(ActionCreator.logIn())
+        case .cancel: store.dispatch(ActionCreator.cancel())
+        case .logOut: store.dispatch(ActionCreator.logOut())
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import ReactorStyle
+
+/// The scenarios in Reactor's idiom: states that react to events, and a
+/// command for the loading effect.
+package enum ReactorScenarios {
+    // MARK: Counter
+
+    struct Counter: State, Sendable {
+        var value = 0
+
+        mutating func react(to event: Event) {
+            switch event {
+            case is Increment: value += 1
+            case is Decrement: value -= 1
+            case is Reset: value = 0
+            default: break
+            }
+        }
+    }
+
+    struct Increment: Event {}
+    struct Decrement: Event {}
+    struct Reset: Event {}
+
+    // MARK: Session
+
+    // central-step: reactor
+    struct Session: State, Sendable {
+        var loggedIn = false
+        var loading = false
+        var progress = 0
+        var canceled = false
+
+        mutating func react(to event: Event) {
+            switch event {
+            case is LogIn:
+                (loading, progress, canceled) = (true, 0, false)
+            case let report as Progress:
+                progress = report.percent
+            case is Loaded:
+                (loggedIn, loading) = (true, false)
+            case is Cancel:
+                (loading, progress, canceled) = (false, 0, true)
+            case is LogOut:
+                (loggedIn, progress, canceled) = (false, 0, false)
+            default:
+                break
+            }
+        }
+    }
+    // end-central-step
+
+    struct LogIn: Event {}
+    struct Progress: Event {
+        let percent: Int
+    }
+    struct Loaded: Event {}
+    struct Cancel: Event {}
+    struct LogOut: Event {}
+
+    /// The loading effect: reports progress on a scheduler while the session
+    /// is loading, then fires `Loaded`.
+    struct Load: Command {
+        let scheduler: Scheduler
+        let tick: Duration
+
+        func execute(state: Session, core: Core<Session>) {
+            scheduler.schedule(every: tick) { percent in
+                guard core.state.loading else { return false }
+                core.fire(event: Progress(percent: percent))
+                guard percent == SessionFixture.lastProgress else { return true }
+                core.fire(event: Loaded())
+                return false
+            }
+        }
+    }
+}
+
+/// Observes a core through a subscriber object, as Reactor apps do.
+final class ClosureSubscriber<Value>: Subscriber, Sendable {
+    private let onUpdate: @Sendable (Value) -> Void
+
+    init(_ onUpdate: @escaping @Sendable (Value) -> Void) {
+        self.onUpdate = onUpdate
+    }
+
+    func update(with state: Value) {
+        onUpdate(state)
+    }
+}
+
+/// A core observed by subscribers notified on an `ImmediateScheduler`, so
+/// that every flavour's harness delivers synchronously and traces compare.
+class ReactorHarness<StateType: State & Sendable, Snapshot: Equatable & Sendable>: @unchecked Sendable {
+    // Safe to share: every stored property is immutable and thread-safe.
+    let core: Core<StateType>
+    private let snapshot: @Sendable (StateType) -> Snapshot
+
+    init(state: StateType, snapshot: @escaping @Sendable (StateType) -> Snapshot) {
+        core = Core(state: state)
+        self.snapshot = snapshot
+    }
+
+    var flavour: Flavour { .reactor }
+    var current: Snapshot { snapshot(core.state) }
+
+    func observe(_ onState: @escaping @Sendable (Snapshot) -> Void) -> Observation {
+        let snapshot = snapshot
+        let subscriber = ClosureSubscriber<StateType> { onState(snapshot($0)) }
+        core.add(subscriber: subscriber, notifyOn: ImmediateScheduler())
+        return Observation(holding: subscriber) { [core, weak subscriber] in
+            if let subscriber { core.remove(subscriber: subscriber) }
+        }
+    }
+}
+
+final class ReactorCounterHarness: ReactorHarness<ReactorScenarios.Counter, CounterSnapshot>, Harness,
+    @unchecked Sendable
+{
+    init() {
+        super.init(state: ReactorScenarios.Counter()) { CounterSnapshot(value: $0.value) }
+    }
+
+    func send(_ input: CounterInput) {
+        switch input {
+        case .increment: core.fire(event: ReactorScenarios.Increment())
+        case .decrement: core.fire(event: ReactorScenarios.Decrement())
+        case .reset: core.fire(event: ReactorScenarios.Reset())
+        }
+    }
+}
+
+final class ReactorSessionHarness: ReactorHarness<ReactorScenarios.Session, SessionSnapshot>, Harness,
+    @unchecked Sendable
+{
+    private let effects: Scheduler
+    private let tick: Duration
+
+    init(effects: Scheduler, tick: Duration) {
+        self.effects = effects
+        self.tick = tick
+        super.init(state: ReactorScenarios.Session()) { state in
+            SessionSnapshot(
+                loggedIn: state.loggedIn,
+                loading: state.loading,
+                progress: state.progress,
+                canceled: state.canceled
+            )
+        }
+    }
+
+    func send(_ input: SessionInput) {
+        switch input {
+        case .logIn:
+            core.fire(event: ReactorScenarios.LogIn())
+            core.fire(command: ReactorScenarios.Load(scheduler: effects, tick: tick))
+        case .cancel:
+            core.fire(event: ReactorScenarios.Cancel())
+        case .logOut:
+            core.fire(event: ReactorScenarios.LogOut())
+        }
+    }
+}
+
+extension ReactorScenarios {
+    /// Whether a subscriber added the default way (`add(subscriber:)`, the
+    /// main queue) is updated on the firing thread before `fire` returns.
+    static func deliversSynchronouslyByDefault() -> Bool {
+        let core = Core(state: Counter())
+        let firingThread = currentThreadIdentity()
+        let updatedDuringFire = LockedValue(false)
+        let subscriber = ClosureSubscriber<Counter> { state in
+            if state.value == 1, currentThreadIdentity() == firingThread {
+                updatedDuringFire.modify { $0 = true }
+            }
+        }
+        core.add(subscriber: subscriber)
+        core.fire(event: Increment())
+        let result = updatedDuringFire.value
+        core.remove(subscriber: subscriber)
+        return result
+    }
+}
