@@ -26,11 +26,12 @@ let package = Package(
             name: "state-tour",
             dependencies: ["ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
         ),
-        .testTarget(name: "StateCoreTests", dependencies: ["StateCore"]),
-        .testTarget(name: "ReactorStyleTests", dependencies: ["ReactorStyle"]),
-        .testTarget(name: "DucksStyleTests", dependencies: ["DucksStyle", "Scenarios"]),
-        .testTarget(name: "ReceiverStyleTests", dependencies: ["ReceiverStyle"]),
-        .testTarget(name: "DeltaStyleTests", dependencies: ["DeltaStyle"]),
+        .target(name: "TestSupport", dependencies: ["StateCore"], path: "Tests/TestSupport"),
+        .testTarget(name: "StateCoreTests", dependencies: ["StateCore", "TestSupport"]),
+        .testTarget(name: "ReactorStyleTests", dependencies: ["ReactorStyle", "TestSupport"]),
+        .testTarget(name: "DucksStyleTests", dependencies: ["DucksStyle", "Scenarios", "TestSupport"]),
+        .testTarget(name: "ReceiverStyleTests", dependencies: ["ReceiverStyle", "TestSupport"]),
+        .testTarget(name: "DeltaStyleTests", dependencies: ["DeltaStyle", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Scenarios"]),
         .testTarget(
             name: "StateTourTests",

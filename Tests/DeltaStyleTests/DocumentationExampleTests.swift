@@ -1,4 +1,5 @@
 import DeltaStyle
+import TestSupport
 import Testing
 
 // The seed's `documentation/getting-started.md` and

@@ -1,5 +1,6 @@
 import DucksStyle
 import Scenarios
+import TestSupport
 import Testing
 
 // The seed's example app (`Example/RxDucksExample/Modules`), ported: its

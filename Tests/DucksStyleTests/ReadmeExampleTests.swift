@@ -1,4 +1,5 @@
 import DucksStyle
+import TestSupport
 import Testing
 
 // The seed README's examples, as tests.

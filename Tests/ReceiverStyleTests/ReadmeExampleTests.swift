@@ -1,4 +1,5 @@
 import ReceiverStyle
+import TestSupport
 import Testing
 
 /// The seed README's strategy examples, as tests.

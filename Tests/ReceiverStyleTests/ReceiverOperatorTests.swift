@@ -1,4 +1,5 @@
 import ReceiverStyle
+import TestSupport
 import Testing
 
 /// The seed's `ReceiverTests+Operators`, re-expressed.

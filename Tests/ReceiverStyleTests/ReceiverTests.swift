@@ -1,5 +1,6 @@
 import Dispatch
 import ReceiverStyle
+import TestSupport
 import Testing
 
 /// The seed's `ReceiverTests`, re-expressed.

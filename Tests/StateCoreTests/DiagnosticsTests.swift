@@ -1,4 +1,5 @@
 import StateCore
+import TestSupport
 import Testing
 
 @Suite("Diagnostics")

@@ -1,5 +1,6 @@
 import Dispatch
 import StateCore
+import TestSupport
 import Testing
 
 @Suite("Lock and LockedValue")

@@ -1,6 +1,7 @@
 import Dispatch
 import StateCore
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("ObserverRegistry")

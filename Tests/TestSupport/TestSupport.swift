@@ -3,34 +3,39 @@ import Foundation
 import StateCore
 import Testing
 
+// Helpers shared by every test target.
+
 /// Collects values from any thread, in the order they arrive.
-final class Recorder<Element: Sendable>: Sendable {
+package final class Recorder<Element: Sendable>: Sendable {
     private let storage = LockedValue<[Element]>([])
 
-    func append(_ element: Element) {
+    package init() {}
+
+    package func append(_ element: Element) {
         storage.modify { $0.append(element) }
     }
 
-    var values: [Element] { storage.value }
+    package var values: [Element] { storage.value }
 }
 
 /// An object whose release a test can watch through a weak reference.
-final class Token: Sendable {}
+package final class Token: Sendable {
+    package init() {}
+}
 
 /// Runs `body` on `count` new threads, released together once all have
 /// started, and returns when all are done.
-func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+package func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let started = DispatchSemaphore(value: 0)
     let go = DispatchSemaphore(value: 0)
     let finished = DispatchSemaphore(value: 0)
     for index in 0..<count {
-        let thread = Thread {
+        Thread {
             started.signal()
             go.wait()
             body(index)
             finished.signal()
-        }
-        thread.start()
+        }.start()
     }
     for _ in 0..<count { started.wait() }
     for _ in 0..<count { go.signal() }
@@ -40,7 +45,7 @@ func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
 /// Waits for `semaphore`, failing the test (at the caller's location) if it is
 /// not signalled within `seconds`, so a broken guarantee ends the test
 /// instead of hanging it.
-func waitFor(
+package func waitFor(
     _ semaphore: DispatchSemaphore,
     seconds: Int = 10,
     _ comment: Comment = "timed out waiting for a signal",
@@ -49,3 +54,6 @@ func waitFor(
     let result = semaphore.wait(timeout: .now() + .seconds(seconds))
     #expect(result == .success, comment, sourceLocation: sourceLocation)
 }
+
+/// Requires, at compile time, that `value` is `Sendable`.
+package func requireSendable<T: Sendable>(_ value: T) {}
