@@ -24,7 +24,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "state-tour",
-            dependencies: ["ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
+            dependencies: ["Scenarios", "StateCore"]
         ),
         .target(name: "TestSupport", dependencies: ["StateCore"], path: "Tests/TestSupport"),
         .testTarget(name: "StateCoreTests", dependencies: ["StateCore", "TestSupport"]),
@@ -35,7 +35,7 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["Scenarios"]),
         .testTarget(
             name: "StateTourTests",
-            dependencies: ["state-tour", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
+            dependencies: ["state-tour", "Scenarios", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
         ),
     ],
     swiftLanguageModes: [.v6]

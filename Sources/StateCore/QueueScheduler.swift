@@ -61,7 +61,7 @@ public struct QueueScheduler: Scheduler {
 extension Duration {
     /// This duration as a Dispatch interval, rounded to whole nanoseconds;
     /// negative durations become zero.
-    var dispatchInterval: DispatchTimeInterval {
+    package var dispatchInterval: DispatchTimeInterval {
         guard self > .zero else { return .nanoseconds(0) }
         let (seconds, attoseconds) = components
         let limit = Int64(Int.max / 1_000_000_000)

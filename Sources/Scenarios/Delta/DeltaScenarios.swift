@@ -61,7 +61,6 @@ package enum DeltaScenarios {
         }
     }
 
-    // central-step: delta
     struct FinishLoading: ActionType {
         func reduce(state: Session) -> Session {
             state.loggedIn.value = true
@@ -69,7 +68,6 @@ package enum DeltaScenarios {
             return state
         }
     }
-    // end-central-step
 
     struct CancelLoading: ActionType {
         func reduce(state: Session) -> Session {
@@ -98,6 +96,7 @@ package enum DeltaScenarios {
         let scheduler: Scheduler
         let tick: Duration
 
+        // central-step: delta
         func call() -> Disposable {
             var store = store
             store.dispatch(StartLoading())
@@ -109,6 +108,7 @@ package enum DeltaScenarios {
                 return false
             }
         }
+        // end-central-step
     }
 }
 

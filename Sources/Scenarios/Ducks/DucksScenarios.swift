@@ -68,7 +68,6 @@ package enum DucksScenarios {
         }
     }
 
-    // central-step: ducks
     package enum LoadReducer {
         package static func reduce(_ state: LoadState, action: Action) -> LoadState {
             if action is LogOutAction {
@@ -88,7 +87,6 @@ package enum DucksScenarios {
             }
         }
     }
-    // end-central-step
 
     package struct LogInAction: Action {
         package init() {}
@@ -136,6 +134,7 @@ package enum DucksScenarios {
             case is LogInAction:
                 store.dispatch(ActionCreator.loading())
 
+                // central-step: ducks
                 return Observable.interval(tick, scheduler: scheduler)
                     .takeUntil(cancel)
                     .subscribe(onNext: { progress in
@@ -145,6 +144,7 @@ package enum DucksScenarios {
                             next(ActionCreator.loaded())
                         }
                     })
+            // end-central-step
             default:
                 if case .cancel? = action as? LoadAction {
                     cancel.accept(())

@@ -24,7 +24,6 @@ package enum ReactorScenarios {
 
     // MARK: Session
 
-    // central-step: reactor
     struct Session: State, Sendable {
         var loggedIn = false
         var loading = false
@@ -48,7 +47,6 @@ package enum ReactorScenarios {
             }
         }
     }
-    // end-central-step
 
     struct LogIn: Event {}
     struct Progress: Event {
@@ -65,6 +63,7 @@ package enum ReactorScenarios {
         let tick: Duration
 
         func execute(state: Session, core: Core<Session>) {
+            // central-step: reactor
             scheduler.schedule(every: tick) { percent in
                 guard core.state.loading else { return false }
                 core.fire(event: Progress(percent: percent))
@@ -72,6 +71,7 @@ package enum ReactorScenarios {
                 core.fire(event: Loaded())
                 return false
             }
+            // end-central-step
         }
     }
 }

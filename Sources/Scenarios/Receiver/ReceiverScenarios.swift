@@ -19,7 +19,6 @@ package enum ReceiverScenarios {
         }
     }
 
-    // central-step: receiver
     static func apply(_ step: SessionStep, to state: inout SessionSnapshot) {
         switch step {
         case .input(.logIn):
@@ -34,7 +33,6 @@ package enum ReceiverScenarios {
             (state.loggedIn, state.progress, state.canceled) = (false, 0, false)
         }
     }
-    // end-central-step
 }
 
 /// A hot receiver of steps, mapped into a hot receiver of states; the state
@@ -99,12 +97,14 @@ final class ReceiverSessionHarness: ReceiverHarness<ReceiverScenarios.SessionSte
         switch input {
         case .logIn:
             let steps = steps
+            // central-step: receiver
             let effect = effects.schedule(every: tick) { percent in
                 steps.broadcast(.progress(percent))
                 guard percent == SessionFixture.lastProgress else { return true }
                 steps.broadcast(.loaded)
                 return false
             }
+            // end-central-step
             loading.modify { $0 = effect }
         case .cancel:
             loading.modify { $0 }?.dispose()

@@ -1,0 +1,235 @@
+import Dispatch
+import Foundation
+import StateCore
+
+/// The four scenarios.
+package enum ScenarioKind: String, CaseIterable, Sendable {
+    case counter
+    case session
+    case contention
+    case lifecycle
+}
+
+/// One flavour's run of one scenario: what an observer saw, against what the
+/// fixture says it should see.
+package struct FlavourRun: Sendable, Equatable {
+    package let flavour: Flavour
+    package let trace: [String]
+    package let expected: [String]
+
+    package init(flavour: Flavour, trace: [String], expected: [String]) {
+        self.flavour = flavour
+        self.trace = trace
+        self.expected = expected
+    }
+
+    package var matchesFixture: Bool { trace == expected }
+
+    /// Where and how the trace differs from the fixture, or nil.
+    package var mismatch: String? {
+        guard !matchesFixture else { return nil }
+        let index =
+            zip(trace, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(trace.count, expected.count)
+        let seen = index < trace.count ? trace[index] : "nothing"
+        let wanted = index < expected.count ? expected[index] : "nothing"
+        return "state \(index + 1) was \(seen), the fixture says \(wanted)"
+    }
+}
+
+/// How the session's effect passes time.
+package enum SessionClock: Sendable {
+    /// On a test scheduler, advanced by the runner.
+    case virtual
+    /// On real queue schedulers, one progress report every `tick`; gives up
+    /// waiting after `timeout`.
+    case real(tick: Duration, timeout: Duration)
+}
+
+/// Drives the scenarios' scripts.
+///
+/// The expected traces come from the fixtures. Shared by the conformance
+/// suite and the tour.
+package enum ScenarioRunner {
+    /// Runs `kind` in `flavour`.
+    ///
+    /// - Parameters:
+    ///   - kind: The scenario.
+    ///   - flavour: The flavour.
+    ///   - clock: How the session's effect passes time.
+    ///   - progress: Called with each observed state and how far the run has
+    ///     got (0…1), on the thread that delivered the state.
+    /// - Returns: The observed trace and the fixture's.
+    package static func run(
+        _ kind: ScenarioKind,
+        in flavour: Flavour,
+        clock: SessionClock = .virtual,
+        progress: @escaping @Sendable (String, Double) -> Void = { _, _ in }
+    ) -> FlavourRun {
+        switch kind {
+        case .counter: runCounter(flavour, progress: progress)
+        case .session: runSession(flavour, clock: clock, progress: progress)
+        case .contention: runContention(flavour, progress: progress)
+        case .lifecycle: runLifecycle(flavour, progress: progress)
+        }
+    }
+
+    // MARK: Counter
+
+    static func runCounter(_ flavour: Flavour, progress: @escaping @Sendable (String, Double) -> Void) -> FlavourRun {
+        let harness = Scenarios.counter(flavour)
+        let trace = Trace<String>()
+        let steps = Double(CounterFixture.steps.count)
+        let sent = LockedValue(0)
+        let observation = harness.observe { state in
+            trace.append(state.description)
+            progress(state.description, Double(sent.value) / steps)
+        }
+        for step in CounterFixture.steps {
+            sent.modify { $0 += 1 }
+            harness.send(step.input)
+        }
+        observation.stop()
+        return FlavourRun(
+            flavour: flavour,
+            trace: trace.values,
+            expected: CounterFixture.expectedTrace(for: flavour).map(\.description)
+        )
+    }
+
+    // MARK: Session
+
+    static func runSession(
+        _ flavour: Flavour,
+        clock: SessionClock,
+        progress: @escaping @Sendable (String, Double) -> Void
+    ) -> FlavourRun {
+        let loaded = DispatchSemaphore(value: 0)
+        let loggedOut = DispatchSemaphore(value: 0)
+        let phase = LockedValue(0)
+        let trace = Trace<String>()
+        let virtual = TestScheduler()
+        let harness: any Harness<SessionInput, SessionSnapshot>
+        switch clock {
+        case .virtual:
+            harness = Scenarios.session(flavour, effects: virtual)
+        case .real(let tick, _):
+            let effects = QueueScheduler(label: "state-tour.\(flavour).effects", qos: .userInitiated)
+            harness = Scenarios.session(flavour, effects: effects, tick: tick)
+        }
+        let observation = harness.observe { state in
+            trace.append(state.description)
+            let reports = Double(SessionFixture.lastProgress + 1)
+            progress(state.description, state.loading ? Double(state.progress + 1) / (reports + 1) : 0)
+            if state.loggedIn, !state.loading, phase.value == 0 {
+                phase.modify { $0 = 1 }
+                progress(state.description, 1)
+                loaded.signal()
+            } else if !state.loggedIn, phase.value == 1 {
+                phase.modify { $0 = 2 }
+                progress(state.description, 1)
+                loggedOut.signal()
+            }
+        }
+        defer { observation.stop() }
+        harness.send(.logIn)
+        switch clock {
+        case .virtual:
+            virtual.advance(by: SessionFixture.duration(ofReports: SessionFixture.lastProgress + 1))
+            harness.send(.logOut)
+            virtual.advance(by: .seconds(5))
+        case .real(_, let timeout):
+            if loaded.wait(timeout: .now() + timeout.dispatchInterval) == .success {
+                harness.send(.logOut)
+                _ = loggedOut.wait(timeout: .now() + timeout.dispatchInterval)
+            }
+        }
+        let head = flavour.sendsCurrentStateToNewObservers ? [SessionFixture.initial] : []
+        let expected = head + SessionFixture.logInToLoaded + [SessionFixture.loggedOut]
+        return FlavourRun(flavour: flavour, trace: trace.values, expected: expected.map(\.description))
+    }
+
+    // MARK: Contention
+
+    static func runContention(_ flavour: Flavour, progress: @escaping @Sendable (String, Double) -> Void) -> FlavourRun
+    {
+        let harness = Scenarios.counter(flavour)
+        let trace = Trace<String>()
+        let total = Double(ContentionFixture.threads * ContentionFixture.inputsPerThread)
+        let observation = harness.observe { state in
+            trace.append(state.description)
+            if state.value % 1_000 == 0 { progress(state.description, Double(state.value) / total) }
+        }
+        let group = DispatchGroup()
+        for _ in 0..<ContentionFixture.threads {
+            group.enter()
+            Thread {
+                for _ in 0..<ContentionFixture.inputsPerThread {
+                    harness.send(.increment)
+                }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        observation.stop()
+        return FlavourRun(
+            flavour: flavour,
+            trace: trace.values,
+            expected: ContentionFixture.expectedTrace(for: flavour).map(\.description)
+        )
+    }
+
+    // MARK: Lifecycle
+
+    static func runLifecycle(_ flavour: Flavour, progress: @escaping @Sendable (String, Double) -> Void) -> FlavourRun {
+        let harness = Scenarios.counter(flavour)
+        let log = Trace<String>()
+        func observer(_ name: String) -> @Sendable (CounterSnapshot) -> Void {
+            { state in
+                log.append("\(name) saw \(state)")
+                progress("\(name) saw \(state)", Double(state.value) / 5)
+            }
+        }
+        let first = harness.observe(observer("A"))
+        harness.send(.increment)
+        harness.send(.increment)
+        var second: Observation? = harness.observe(observer("B"))
+        harness.send(.increment)
+        first.stop()
+        harness.send(.increment)
+        second = nil  // released without unsubscribing
+        harness.send(.increment)
+        _ = second
+        return FlavourRun(flavour: flavour, trace: log.values, expected: LifecycleFixture.expectedTrace(for: flavour))
+    }
+}
+
+/// The contention scenario's fixture: several threads increment at once.
+package enum ContentionFixture {
+    package static let threads = 4
+    package static let inputsPerThread = 10_000
+
+    /// Every count from 1 to the total, in order (after the initial state
+    /// where the flavour sends it).
+    package static func expectedTrace(for flavour: Flavour) -> [CounterSnapshot] {
+        let head = flavour.sendsCurrentStateToNewObservers ? [CounterFixture.initial] : []
+        return head + (1...(threads * inputsPerThread)).map { CounterSnapshot(value: $0) }
+    }
+}
+
+/// The lifecycle scenario's fixture: observer A joins, two increments, B
+/// joins, an increment, A leaves, an increment, B is released without
+/// unsubscribing, an increment.
+package enum LifecycleFixture {
+    /// What A and B saw, in order.
+    package static func expectedTrace(for flavour: Flavour) -> [String] {
+        let current = flavour.sendsCurrentStateToNewObservers
+        var log: [String] = []
+        if current { log.append("A saw 0") }
+        log += ["A saw 1", "A saw 2"]
+        if current { log.append("B saw 2") }
+        log += ["A saw 3", "B saw 3", "B saw 4"]
+        if !flavour.dropsReleasedObservers { log.append("B saw 5") }
+        return log
+    }
+}

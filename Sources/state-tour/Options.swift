@@ -1,0 +1,98 @@
+import Scenarios
+
+/// The tour's command line.
+struct Options: Equatable {
+    var scenario = ScenarioKind.session
+    var flavours = Flavour.allCases
+    var json = false
+    /// Whether to draw live bars; nil means "if standard output is a
+    /// terminal".
+    var animation: Bool?
+    var help = false
+
+    static let usage = """
+        Usage: state-tour [--scenario NAME] [--flavour NAME]... [--json] [--no-animation] [--help]
+
+        Runs one app in the four flavours of StateFlavours side by side, checks every
+        flavour against the scenario's fixture, and shows how the flavours differ.
+
+        Options:
+          --scenario NAME   counter, session (the default), contention or lifecycle
+          --flavour NAME    reactor, ducks, receiver or delta; repeat to pick several
+                            (default: all four)
+          --json            print a JSON report instead of drawing
+          --no-animation    plain lines instead of live progress bars (the default
+                            when standard output is not a terminal)
+          --help            show this help
+
+        Exit status: 0 if every flavour matched its fixture, 1 if one did not,
+        2 for a bad command line.
+        """
+
+    /// A command-line mistake.
+    enum Problem: Error, Equatable, CustomStringConvertible {
+        case unknownOption(String)
+        case missingValue(option: String)
+        case badValue(option: String, value: String, allowed: [String])
+
+        var description: String {
+            switch self {
+            case .unknownOption(let option):
+                "unknown option '\(option)'"
+            case .missingValue(let option):
+                "\(option) needs a value"
+            case .badValue(let option, let value, let allowed):
+                "'\(value)' is not a valid value for \(option); use one of: \(allowed.joined(separator: ", "))"
+            }
+        }
+    }
+
+    /// Parses the arguments after the program name.
+    static func parse(_ arguments: [String]) throws(Problem) -> Options {
+        var options = Options()
+        var chosenFlavours: [Flavour] = []
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            let (name, inlineValue) = split(argument)
+            func value() throws(Problem) -> String {
+                if let inlineValue { return inlineValue }
+                guard let next = remaining.popFirst(), !next.hasPrefix("--") else {
+                    throw .missingValue(option: name)
+                }
+                return next
+            }
+            switch name {
+            case "--scenario":
+                let value = try value()
+                guard let scenario = ScenarioKind(rawValue: value) else {
+                    throw .badValue(option: name, value: value, allowed: ScenarioKind.allCases.map(\.rawValue))
+                }
+                options.scenario = scenario
+            case "--flavour", "--flavor":
+                let value = try value()
+                guard let flavour = Flavour(rawValue: value) else {
+                    throw .badValue(option: "--flavour", value: value, allowed: Flavour.allCases.map(\.rawValue))
+                }
+                if !chosenFlavours.contains(flavour) { chosenFlavours.append(flavour) }
+            case "--json" where inlineValue == nil:
+                options.json = true
+            case "--no-animation" where inlineValue == nil:
+                options.animation = false
+            case "--help" where inlineValue == nil, "-h" where inlineValue == nil:
+                options.help = true
+            default:
+                throw .unknownOption(argument)
+            }
+        }
+        if !chosenFlavours.isEmpty {
+            options.flavours = chosenFlavours.sorted()
+        }
+        return options
+    }
+
+    /// Splits `--name=value` into its parts.
+    private static func split(_ argument: String) -> (String, String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+}

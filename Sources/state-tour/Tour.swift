@@ -1,0 +1,181 @@
+import Foundation
+import Scenarios
+import StateCore
+
+/// Runs the selected scenario in the selected flavours and prints it.
+struct Tour {
+    let options: Options
+    let isTerminal: Bool
+
+    /// The session's progress reports come this often in the tour, so the
+    /// whole run takes about two seconds.
+    static let sessionTick = Duration.milliseconds(15)
+
+    /// Runs the tour; returns whether every flavour matched its fixture.
+    func run() throws -> Bool {
+        let runs: [FlavourRun]
+        if options.json {
+            runs = runAll { _, _, _ in }
+            let report = Report(scenario: options.scenario, runs: runs, differences: Differences.table())
+            print(try report.json())
+        } else {
+            printHeader()
+            let animate = options.animation ?? isTerminal
+            let board = Board(flavours: options.flavours, animate: animate)
+            runs = runAll(progress: board.update)
+            board.finish()
+            printSummary(runs)
+        }
+        return runs.allSatisfy(\.matchesFixture)
+    }
+
+    /// Runs every selected flavour at once, each on its own thread.
+    private func runAll(progress: @escaping @Sendable (Flavour, String, Double) -> Void) -> [FlavourRun] {
+        let clock = SessionClock.real(tick: Self.sessionTick, timeout: .seconds(10))
+        let results = LockedValue<[Flavour: FlavourRun]>([:])
+        let group = DispatchGroup()
+        let scenario = options.scenario
+        for flavour in options.flavours {
+            group.enter()
+            Thread {
+                let run = ScenarioRunner.run(scenario, in: flavour, clock: clock) { state, fraction in
+                    progress(flavour, state, fraction)
+                }
+                results.modify { $0[flavour] = run }
+                progress(flavour, run.trace.last ?? "", 1)
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        let finished = results.value
+        return options.flavours.compactMap { finished[$0] }
+    }
+
+    private func printHeader() {
+        print("StateFlavours tour: the \(options.scenario) scenario in \(options.flavours.count) flavour(s)")
+        print(Self.scenarioBlurb[options.scenario] ?? "")
+        print("")
+    }
+
+    private static let scenarioBlurb: [ScenarioKind: String] = [
+        .counter: "Increment, decrement, a reset (silent where the flavour allows it), increment again.",
+        .session:
+            "Log in, a loading effect reports progress 0…100 on a queue scheduler, loaded and logged in, then log out.",
+        .contention: "4 threads send 10,000 increments each at once; every state must be observed, in order.",
+        .lifecycle: "Observers join and leave mid-stream; one is released without unsubscribing.",
+    ]
+
+    private func printSummary(_ runs: [FlavourRun]) {
+        let width = Flavour.allCases.map(\.product.count).max() ?? 0
+        print("")
+        print("Traces against the fixture")
+        for run in runs {
+            let name = run.flavour.product.padding(toLength: width, withPad: " ", startingAt: 0)
+            if let mismatch = run.mismatch {
+                print("  ✗ \(name)  \(mismatch)")
+            } else {
+                print("  ✓ \(name)  \(run.trace.count) states observed, as the fixture says")
+            }
+        }
+        print("")
+        print("How the flavours differ (measured by running each one)")
+        for difference in Differences.table() {
+            print("  \(difference.aspect)")
+            for flavour in options.flavours {
+                let name = flavour.product.padding(toLength: width, withPad: " ", startingAt: 0)
+                print("    \(name)  \(difference[flavour].replacingOccurrences(of: "`", with: ""))")
+            }
+        }
+        guard options.scenario == .session else { return }
+        print("")
+        print("How each flavour runs the loading effect that ends in \"loaded\"")
+        for flavour in options.flavours {
+            let file = CentralStep.sourceFile(for: flavour).pathComponents.suffix(4).joined(separator: "/")
+            print("")
+            print("  \(flavour.product)  (\(file))")
+            let excerpt = CentralStep.excerpt(for: flavour) ?? "(source not available)"
+            for line in excerpt.split(separator: "\n", omittingEmptySubsequences: false) {
+                print("    \(line)")
+            }
+        }
+    }
+}
+
+/// The live (or plain) display of each flavour's progress.
+final class Board: Sendable {
+    private struct Row {
+        var state = "starting"
+        var fraction = 0.0
+        var milestone = -1
+    }
+
+    private let flavours: [Flavour]
+    private let animate: Bool
+    private let rows: LockedValue<[Flavour: Row]>
+    private let drawing = LockedValue(false)
+    private let stop = LockedValue(false)
+    private let stopped = DispatchSemaphore(value: 0)
+
+    init(flavours: [Flavour], animate: Bool) {
+        self.flavours = flavours
+        self.animate = animate
+        rows = LockedValue(Dictionary(uniqueKeysWithValues: flavours.map { ($0, Row()) }))
+        if animate {
+            draw(first: true)
+            Thread { [self] in
+                while !stop.value {
+                    Thread.sleep(forTimeInterval: 0.05)
+                    draw(first: false)
+                }
+                stopped.signal()
+            }.start()
+        }
+    }
+
+    /// Records `flavour`'s latest state; in plain mode, prints a line at each
+    /// quarter of the way.
+    func update(_ flavour: Flavour, state: String, fraction: Double) {
+        let line = rows.modify { rows -> String? in
+            var row = rows[flavour] ?? Row()
+            row.state = state
+            row.fraction = max(row.fraction, min(fraction, 1))
+            let milestone = Int(row.fraction * 4)
+            defer { rows[flavour] = row }
+            guard !animate, milestone > row.milestone else { return nil }
+            row.milestone = milestone
+            return
+                "\(flavour.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(Int(row.fraction * 100))%  \(state)"
+        }
+        if let line { print(line) }
+    }
+
+    /// Draws the final state and stops drawing.
+    func finish() {
+        guard animate else { return }
+        stop.modify { $0 = true }
+        stopped.wait()
+        draw(first: false)
+    }
+
+    private func draw(first: Bool) {
+        let snapshot = rows.value
+        var output = first ? "" : "\u{1B}[\(flavours.count)A"
+        for flavour in flavours {
+            let row = snapshot[flavour] ?? Row()
+            let filled = Int((row.fraction * 30).rounded())
+            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: 30 - filled)
+            let name = flavour.product.padding(toLength: 13, withPad: " ", startingAt: 0)
+            let percent = String(Int(row.fraction * 100)).leftPadded(to: 3)
+            output += "\u{1B}[2K\(name) [\(bar)] \(percent)%  \(row.state)\n"
+        }
+        drawing.modify { _ in
+            FileHandle.standardOutput.write(Data(output.utf8))
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        String(repeating: " ", count: max(0, length - count)) + self
+    }
+}
