@@ -27,6 +27,10 @@ let package = Package(
             dependencies: ["Scenarios", "StateCore"]
         ),
         .target(name: "TestSupport", dependencies: ["StateCore"], path: "Tests/TestSupport"),
+        .executableTarget(
+            name: "state-bench",
+            dependencies: ["ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
+        ),
         .testTarget(name: "StateCoreTests", dependencies: ["StateCore", "TestSupport"]),
         .testTarget(name: "ReactorStyleTests", dependencies: ["ReactorStyle", "TestSupport"]),
         .testTarget(name: "DucksStyleTests", dependencies: ["DucksStyle", "Scenarios", "TestSupport"]),

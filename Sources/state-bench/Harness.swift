@@ -1,0 +1,100 @@
+import Synchronization
+
+/// What a listener does in every case: count and sum what it receives.
+final class Tally: @unchecked Sendable {
+    // Only touched by the thread delivering to this listener (delivery is
+    // serialised in every flavour; S5, which has several senders, uses
+    // `AtomicTally`).
+    @exclusivity(unchecked) var count = 0
+    @exclusivity(unchecked) var sum = 0
+
+    @inline(__always)
+    func take(_ value: Int) {
+        count += 1
+        sum &+= value
+    }
+
+    /// Whether this listener received `count` values summing to `sum`.
+    func received(count expectedCount: Int, sum expectedSum: Int) -> Bool {
+        count == expectedCount && sum == expectedSum
+    }
+}
+
+/// A tally for listeners that several threads may call, which also notices
+/// if two threads are inside it at once.
+final class AtomicTally: Sendable {
+    let count = Atomic<Int>(0)
+    let sum = Atomic<Int>(0)
+    let inside = Atomic<Int>(0)
+    let overlapped = Atomic<Bool>(false)
+
+    @inline(__always)
+    func take(_ value: Int) {
+        if inside.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue > 1 {
+            overlapped.store(true, ordering: .relaxed)
+        }
+        count.wrappingAdd(1, ordering: .relaxed)
+        sum.wrappingAdd(value, ordering: .relaxed)
+        inside.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+    }
+}
+
+/// The sum 0 + 1 + … + (n - 1).
+func triangle(_ n: Int) -> Int {
+    n * (n - 1) / 2
+}
+
+/// One timed repetition: how long the measured loop took, and whether its
+/// results checked out.
+struct Sample {
+    let elapsed: Duration
+    let ok: Bool
+    var note: String?
+}
+
+/// Times `body` with `ContinuousClock`.
+@inline(__always)
+func time(_ body: () -> Void) -> Duration {
+    ContinuousClock().measure(body)
+}
+
+/// One measured case: a scenario, a variant of it, a flavour.
+struct BenchCase: Sendable {
+    let scenario: String
+    let variant: String
+    let flavour: String
+    /// Units (deliveries, dispatches, iterations) per repetition.
+    let units: Int
+    /// Sets up afresh, runs the timed loop once, checks the results.
+    let repetition: @Sendable () -> Sample
+}
+
+/// A case's result: the median of the counted repetitions.
+struct BenchResult: Sendable {
+    let scenario: String
+    let variant: String
+    let flavour: String
+    let nsPerUnit: Double
+    var ratioToBaseline: Double?
+    let ok: Bool
+    let note: String?
+}
+
+/// Runs `benchCase` once to warm up, then `repetitions` times, and reports
+/// the median.
+func measure(_ benchCase: BenchCase, repetitions: Int = 5) -> BenchResult {
+    _ = benchCase.repetition()
+    let samples = (0..<repetitions).map { _ in benchCase.repetition() }
+    let sorted = samples.map(\.elapsed).sorted()
+    let median = sorted[sorted.count / 2]
+    let nanoseconds = Double(median.components.seconds) * 1e9 + Double(median.components.attoseconds) / 1e9
+    return BenchResult(
+        scenario: benchCase.scenario,
+        variant: benchCase.variant,
+        flavour: benchCase.flavour,
+        nsPerUnit: nanoseconds / Double(benchCase.units),
+        ratioToBaseline: nil,
+        ok: samples.allSatisfy(\.ok),
+        note: samples.compactMap(\.note).first
+    )
+}

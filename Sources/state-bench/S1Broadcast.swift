@@ -1,0 +1,96 @@
+import DeltaStyle
+import DucksStyle
+import ReactorStyle
+import ReceiverStyle
+
+/// S1: one source, L listeners, 10,000,000 / L events; unit: delivery.
+enum S1 {
+    struct Value: ReactorStyle.State, DucksStyle.State, Sendable {
+        var value = 0
+        mutating func react(to event: ReactorStyle.Event) {
+            if let event = event as? Set { value = event.value }
+        }
+    }
+
+    struct Set: ReactorStyle.Event, DucksStyle.Action {
+        let value: Int
+    }
+
+    struct Reducer: DucksStyle.Reducer {
+        func reduce(_ state: Value, action: DucksStyle.Action) -> Value {
+            (action as? Set).map { Value(value: $0.value) } ?? state
+        }
+    }
+
+    final class Subscriber: ReactorStyle.Subscriber, @unchecked Sendable {
+        // Only touched by the core's deliveries, one at a time.
+        let tally = Tally()
+        func update(with state: Value) { tally.take(state.value) }
+    }
+
+    static func cases(scale: Int) -> [BenchCase] {
+        [1, 10, 100].flatMap { listeners -> [BenchCase] in
+            let events = 10_000_000 / scale / listeners
+            let units = events * listeners
+            let expectedSum = triangle(events)
+            func make(_ flavour: String, _ run: @escaping @Sendable () -> Sample) -> BenchCase {
+                BenchCase(scenario: "S1", variant: "L=\(listeners)", flavour: flavour, units: units, repetition: run)
+            }
+            @Sendable func check(_ tallies: [Tally]) -> Bool {
+                tallies.allSatisfy { $0.received(count: events, sum: expectedSum) }
+            }
+            return [
+                make("baseline") {
+                    let source = BaselineSource<Int>()
+                    let tallies = (0..<listeners).map { _ in Tally() }
+                    for tally in tallies { source.add(tally.take) }
+                    let elapsed = time { for value in 0..<events { source.send(value) } }
+                    return Sample(elapsed: elapsed, ok: check(tallies))
+                },
+                make("reactor") {
+                    let core = Core(state: Value(value: 0))
+                    let subscribers = (0..<listeners).map { _ in Subscriber() }
+                    for subscriber in subscribers {
+                        core.add(subscriber: subscriber, notifyOn: ImmediateScheduler())
+                    }
+                    // The initial state (0) each subscriber is sent adds nothing to the sum.
+                    let elapsed = time { for value in 0..<events { core.fire(event: Set(value: value)) } }
+                    let ok = subscribers.allSatisfy { $0.tally.received(count: events + 1, sum: expectedSum) }
+                    return Sample(elapsed: elapsed, ok: ok)
+                },
+                make("ducks.relay") {
+                    let relay = PublishRelay<Int>()
+                    let tallies = (0..<listeners).map { _ in Tally() }
+                    let subscriptions = tallies.map { tally in relay.subscribe(onNext: tally.take) }
+                    let elapsed = time { for value in 0..<events { relay.accept(value) } }
+                    for subscription in subscriptions { subscription.dispose() }
+                    return Sample(elapsed: elapsed, ok: check(tallies))
+                },
+                make("ducks.store") {
+                    let store = DucksStyle.Store(reducer: Reducer(), state: Value(value: 0))
+                    let tallies = (0..<listeners).map { _ in Tally() }
+                    let subscriptions = tallies.map { tally in
+                        store.newState.subscribe(onNext: { tally.take($0.value) })
+                    }
+                    let elapsed = time { for value in 0..<events { store.dispatch(Set(value: value)) } }
+                    for subscription in subscriptions { subscription.dispose() }
+                    return Sample(elapsed: elapsed, ok: check(tallies))
+                },
+                make("receiver") {
+                    let (transmitter, receiver) = Receiver<Int>.make()
+                    let tallies = (0..<listeners).map { _ in Tally() }
+                    for tally in tallies { receiver.listen(to: tally.take) }
+                    let elapsed = time { for value in 0..<events { transmitter.broadcast(value) } }
+                    return Sample(elapsed: elapsed, ok: check(tallies))
+                },
+                make("delta") {
+                    let property = ObservableProperty(0)
+                    let tallies = (0..<listeners).map { _ in Tally() }
+                    for tally in tallies { property.subscribe(tally.take) }
+                    let elapsed = time { for value in 0..<events { property.value = value } }
+                    return Sample(elapsed: elapsed, ok: check(tallies))
+                },
+            ]
+        }
+    }
+}

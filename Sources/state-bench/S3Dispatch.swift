@@ -1,0 +1,117 @@
+import DeltaStyle
+import DucksStyle
+import ReactorStyle
+import ReceiverStyle
+
+/// S3: a store whose state is a counter and a 100-element payload the
+/// reducer leaves alone; S subscribers; 1,000,000 dispatches; unit:
+/// dispatch.
+enum S3 {
+    struct AppState: ReactorStyle.State, DucksStyle.State, Sendable {
+        var counter = 0
+        var payload = Array(0..<100)
+
+        mutating func react(to event: ReactorStyle.Event) {
+            if event is Increment { counter += 1 }
+        }
+    }
+
+    struct Increment: ReactorStyle.Event, DucksStyle.Action, DeltaStyle.ActionType {
+        func reduce(state: AppState) -> AppState {
+            var state = state
+            state.counter += 1
+            return state
+        }
+    }
+
+    struct Reducer: DucksStyle.Reducer {
+        func reduce(_ state: AppState, action: DucksStyle.Action) -> AppState {
+            guard action is Increment else { return state }
+            var state = state
+            state.counter += 1
+            return state
+        }
+    }
+
+    struct Store: DeltaStyle.StoreType {
+        var state: ObservableProperty<AppState>
+    }
+
+    final class Subscriber: ReactorStyle.Subscriber, @unchecked Sendable {
+        // Only touched by the core's deliveries, one at a time.
+        let tally = Tally()
+        func update(with state: AppState) { tally.take(state.counter) }
+    }
+
+    static func cases(scale: Int) -> [BenchCase] {
+        [0, 1, 10].flatMap { subscribers -> [BenchCase] in
+            let dispatches = 1_000_000 / scale
+            // Subscribers see counters 1 … n.
+            let expectedSum = triangle(dispatches + 1)
+            func make(_ flavour: String, _ run: @escaping @Sendable () -> Sample) -> BenchCase {
+                BenchCase(
+                    scenario: "S3", variant: "S=\(subscribers)", flavour: flavour, units: dispatches, repetition: run)
+            }
+            @Sendable func check(_ tallies: [Tally], final counter: Int) -> Bool {
+                counter == dispatches && tallies.allSatisfy { $0.received(count: dispatches, sum: expectedSum) }
+            }
+            return [
+                make("baseline") {
+                    let store = BaselineStore(state: AppState()) { state, _ in
+                        var state = state
+                        state.counter += 1
+                        return state
+                    }
+                    let tallies = (0..<subscribers).map { _ in Tally() }
+                    let final = Tally()
+                    for tally in tallies { store.add { tally.take($0.counter) } }
+                    store.add { final.count = $0.counter }
+                    let elapsed = time { for input in 0..<dispatches { store.dispatch(input) } }
+                    return Sample(elapsed: elapsed, ok: check(tallies, final: final.count))
+                },
+                make("reactor") {
+                    let core = Core(state: AppState())
+                    let tallies = (0..<subscribers).map { _ in Subscriber() }
+                    for subscriber in tallies { core.add(subscriber: subscriber, notifyOn: ImmediateScheduler()) }
+                    // Fires on an idle core run synchronously: when the loop ends, the
+                    // last state has reached every subscriber.
+                    let elapsed = time { for _ in 0..<dispatches { core.fire(event: Increment()) } }
+                    let ok =
+                        core.state.counter == dispatches
+                        && tallies.allSatisfy { $0.tally.received(count: dispatches + 1, sum: expectedSum) }
+                    return Sample(elapsed: elapsed, ok: ok)
+                },
+                make("ducks") {
+                    let store = DucksStyle.Store(reducer: Reducer(), state: AppState())
+                    let tallies = (0..<subscribers).map { _ in Tally() }
+                    let subscriptions = tallies.map { tally in
+                        store.newState.subscribe(onNext: { tally.take($0.counter) })
+                    }
+                    let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }
+                    for subscription in subscriptions { subscription.dispose() }
+                    return Sample(elapsed: elapsed, ok: check(tallies, final: store.currentState.counter))
+                },
+                make("receiver") {
+                    let (transmitter, receiver) = Receiver<AppState>.make()
+                    let tallies = (0..<subscribers).map { _ in Tally() }
+                    for tally in tallies { receiver.listen { tally.take($0.counter) } }
+                    var state = AppState()
+                    let elapsed = time {
+                        for _ in 0..<dispatches {
+                            state.counter += 1
+                            transmitter.broadcast(state)
+                        }
+                    }
+                    return Sample(elapsed: elapsed, ok: check(tallies, final: state.counter))
+                },
+                make("delta") {
+                    var store = Store(state: ObservableProperty(AppState()))
+                    let tallies = (0..<subscribers).map { _ in Tally() }
+                    for tally in tallies { store.state.subscribe { tally.take($0.counter) } }
+                    let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }
+                    return Sample(elapsed: elapsed, ok: check(tallies, final: store.state.value.counter))
+                },
+            ]
+        }
+    }
+}

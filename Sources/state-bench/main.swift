@@ -1,0 +1,136 @@
+import Foundation
+
+// state-bench: every flavour against a hand-written baseline, in one run.
+// Run it in release mode: `swift run -c release state-bench`.
+
+let usage = """
+    Usage: state-bench [--scenario S1|S2|S3|S4|S5|M1]... [--quick] [--json] [--help]
+
+      --scenario NAME  run only this scenario (repeatable); all by default
+      --quick          a tenth of the work: a smoke test of correctness, not speed
+      --json           one JSON object per measured case, in an array
+      --help           show this help
+
+    Exit status: 0 if every case's results checked out, 1 if one did not,
+    2 for a bad command line.
+    """
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == M1.childFlag, arguments.count == 3, let scale = Int(arguments[2]) {
+    exit(M1.child(flavour: arguments[1], scale: scale))
+}
+
+var scenarios: [String] = []
+var quick = false
+var json = false
+var remaining = arguments[...]
+while let argument = remaining.popFirst() {
+    switch argument {
+    case "--quick": quick = true
+    case "--json": json = true
+    case "--help":
+        print(usage)
+        exit(0)
+    case "--scenario":
+        guard let name = remaining.popFirst(), ["S1", "S2", "S3", "S4", "S5", "M1"].contains(name) else {
+            FileHandle.standardError.write(
+                Data("state-bench: error: --scenario needs one of S1…S5, M1\n\n\(usage)\n".utf8))
+            exit(2)
+        }
+        scenarios.append(name)
+    default:
+        FileHandle.standardError.write(Data("state-bench: error: unknown option '\(argument)'\n\n\(usage)\n".utf8))
+        exit(2)
+    }
+}
+if scenarios.isEmpty { scenarios = ["S1", "S2", "S3", "S4", "S5", "M1"] }
+
+let scale = quick ? 10 : 1
+var results: [BenchResult] = []
+var memory: [(flavour: String, peakMiB: Double?)] = []
+
+#if DEBUG
+    if !json {
+        print("note: this is a debug build; measure with `swift run -c release state-bench`\n")
+    }
+#endif
+
+for scenario in scenarios {
+    let cases: [BenchCase]
+    switch scenario {
+    case "S1": cases = S1.cases(scale: scale)
+    case "S2": cases = S2.cases(scale: scale)
+    case "S3": cases = S3.cases(scale: scale)
+    case "S4": cases = S4.cases(scale: scale)
+    case "S5": cases = S5.cases(scale: scale)
+    default:
+        memory = ["baseline", "receiver"].map { ($0, M1.measure(flavour: $0, scale: scale)) }
+        continue
+    }
+    var measured = cases.map { measure($0) }
+    for index in measured.indices {
+        let baseline = measured.first {
+            $0.flavour == "baseline" && $0.variant == measured[index].variant
+        }
+        measured[index].ratioToBaseline = baseline.map { measured[index].nsPerUnit / $0.nsPerUnit }
+    }
+    results += measured
+    if !json { printTable(scenario, measured) }
+}
+
+if !memory.isEmpty, !json {
+    print("M1: peak resident memory, 10,000,000\(quick ? " / 10" : "") broadcasts to one listener (.hot)")
+    let baseline = memory.first { $0.flavour == "baseline" }?.peakMiB
+    for (flavour, peak) in memory {
+        let ratio = zip(peak, baseline).map { String(format: "%.2f×", $0 / $1) } ?? "-"
+        print(
+            "  \(flavour.padding(toLength: 14, withPad: " ", startingAt: 0)) \(peak.map { String(format: "%8.1f MiB", $0) } ?? "FAIL") \(ratio)"
+        )
+    }
+    print("")
+}
+
+let allOK = results.allSatisfy(\.ok) && memory.allSatisfy { $0.peakMiB != nil }
+
+if json {
+    var objects: [[String: Any]] = results.map { result in
+        var object: [String: Any] = [
+            "scenario": result.scenario, "case": result.variant, "flavour": result.flavour,
+            "nsPerUnit": (result.nsPerUnit * 100).rounded() / 100, "ok": result.ok,
+        ]
+        object["ratioToBaseline"] = result.ratioToBaseline.map { ($0 * 100).rounded() / 100 }
+        if let note = result.note { object["note"] = note }
+        return object
+    }
+    let baselinePeak = memory.first { $0.flavour == "baseline" }?.peakMiB
+    for (flavour, peak) in memory {
+        var object: [String: Any] = ["scenario": "M1", "case": "hot broadcast", "flavour": flavour, "ok": peak != nil]
+        object["peakMiB"] = peak.map { ($0 * 10).rounded() / 10 }
+        object["ratioToBaseline"] = zip(peak, baselinePeak).map { (($0 / $1) * 100).rounded() / 100 }
+        objects.append(object)
+    }
+    let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
+    print(String(decoding: data, as: UTF8.self))
+}
+
+exit(allOK ? 0 : 1)
+
+/// Prints one scenario's table.
+func printTable(_ scenario: String, _ results: [BenchResult]) {
+    print("\(scenario)          flavour        ns/unit   × baseline")
+    for result in results {
+        let variant = result.variant.padding(toLength: 14, withPad: " ", startingAt: 0)
+        let flavour = result.flavour.padding(toLength: 12, withPad: " ", startingAt: 0)
+        let ratio = result.ratioToBaseline.map { String(format: "%8.2f×", $0) } ?? ""
+        let status = result.ok ? "" : "  FAIL"
+        let note = result.note.map { "  (\($0))" } ?? ""
+        print("  \(variant) \(flavour) \(String(format: "%9.1f", result.nsPerUnit)) \(ratio)\(status)\(note)")
+    }
+    print("")
+}
+
+/// Both values, if both are present.
+func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
+}
