@@ -39,14 +39,14 @@ public protocol StoreType: AnyObject {}
 ///
 /// `Store` is `Sendable` when its state is.
 open class Store<State: StateType>: StoreType {
-    let reduce: (State, Action) -> State
-    let middlewares: [MiddlewareType]
+    @usableFromInline let reduce: (State, Action) -> State
+    @usableFromInline let middlewares: [MiddlewareType]
     /// The observers of new states; its delivery lock also orders the
     /// store's whole dispatch pipeline.
-    let registry = ObserverRegistry<State>()
-    let current: LockedValue<State>
+    @usableFromInline let registry: ObserverRegistry<State>
+    @usableFromInline let current: LockedValue<State>
     /// The disposables of middlewares that have not passed their action on.
-    let pending = LockedValue<[ObjectIdentifier: Disposable]>([:])
+    @usableFromInline let pending: LockedValue<[ObjectIdentifier: Disposable]>
 
     /// The state after every action reduced so far, including ignorable ones.
     public var currentState: State { current.value }
@@ -92,10 +92,13 @@ open class Store<State: StateType>: StoreType {
     ///   - reducer: Computes each new state.
     ///   - state: The initial state.
     ///   - middlewares: Run, in this order, before the reducer.
+    @inlinable
     public init<R: Reducer>(reducer: R, state: State, middlewares: [MiddlewareType]) where R.State == State {
-        self.reduce = reducer.reduce
+        self.reduce = { state, action in reducer.reduce(state, action: action) }
         self.middlewares = middlewares
+        registry = ObserverRegistry()
         current = LockedValue(state)
+        pending = LockedValue([:])
     }
 
     deinit {
@@ -108,8 +111,13 @@ open class Store<State: StateType>: StoreType {
     /// reducer; see "Dispatching" above for the ordering rules.
     ///
     /// - Parameter action: The action to dispatch.
+    @inlinable
     public func dispatch(_ action: Action) {
-        inOrder { self.pass(action, from: 0) }
+        if registry.delivery.isHeldByCurrentThread {
+            registry.delivery.enqueue { self.pass(action, from: 0) }
+        } else {
+            registry.delivery.withDelivery { pass(action, from: 0) }
+        }
     }
 
     /// Runs `work` in the store's order.
@@ -128,11 +136,20 @@ open class Store<State: StateType>: StoreType {
     /// the last.
     ///
     /// Runs in the store's order.
+    @inlinable
     func pass(_ action: Action, from index: Int) {
         guard index < middlewares.count else {
             reduceAndPublish(action)
             return
         }
+        passToMiddleware(action, at: index)
+    }
+
+    /// Hands `action` to the middleware at `index`.
+    ///
+    /// Runs in the store's order.
+    @usableFromInline
+    func passToMiddleware(_ action: Action, at index: Int) {
         let step = MiddlewareStep(store: self, index: index)
         pending.modify { $0[ObjectIdentifier(step)] = step.work }
         let disposable = middlewares[index].on(self, action: action) { [step] next in step.next(next) }
@@ -142,6 +159,7 @@ open class Store<State: StateType>: StoreType {
     /// Reduces `action` and tells the observers.
     ///
     /// Runs in the store's order.
+    @inlinable
     func reduceAndPublish(_ action: Action) {
         let reduced = reduce(current.value, action)
         current.modify { $0 = reduced }

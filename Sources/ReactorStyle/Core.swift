@@ -38,15 +38,39 @@ import Dispatch
 /// `Core` is `Sendable` when its state is, so commands may capture it and
 /// fire from other threads.
 public final class Core<StateType: State> {
-    /// The core's own serial job queue; also the notify scheduler of
-    /// subscribers added with a `nil` queue.
-    let jobs = SerialScheduler(qos: .userInitiated)
-    let current: LockedValue<StateType>
-    let middlewares: [AnyMiddleware]
-    /// The fan-out to subscriptions; only touched by jobs.
-    let subscribers = ObserverRegistry<StateType>()
+    /// A unit of the core's work, run one at a time in FIFO order.
+    @usableFromInline
+    enum Job {
+        case event(Core, Event)
+        case command(Core, (StateType, Core) -> Void)
+        case activate(Core, Subscription<StateType>)
+        /// Work scheduled on the core's own queue (a `nil` notify queue).
+        case run(@Sendable () -> Void)
+
+        @inlinable
+        func perform() {
+            switch self {
+            case .event(let core, let event): core.apply(event)
+            case .command(let core, let execute): execute(core.working, core)
+            case .activate(let core, let subscription): subscription.activate(on: core.subscribers, state: core.working)
+            case .run(let work): work()
+            }
+        }
+    }
+
+    /// The core's job queue: runs on the requesting thread when idle.
+    /// (Created in the inlinable `init`, so that its `perform` closure is
+    /// specialised for the state type where the core is made.)
+    @usableFromInline let jobs: SerialQueue<Job>
+    /// The state as the jobs see it; only touched by jobs.
+    @usableFromInline @exclusivity(unchecked) var working: StateType
+    /// The state as readers on any thread see it, published after each event.
+    @usableFromInline let current: LockedValue<StateType>
+    @usableFromInline let middlewares: [AnyMiddleware]
+    /// The fan-out to subscriptions; only sent to by jobs.
+    @usableFromInline let subscribers = ObserverRegistry<StateType>()
     /// Every subscription not yet removed, for `add` and `remove` to find.
-    let subscriptions = LockedValue<[Subscription<StateType>]>([])
+    @usableFromInline let subscriptions = LockedValue<[Subscription<StateType>]>([])
 
     /// The current state: the result of every event applied so far.
     ///
@@ -58,7 +82,10 @@ public final class Core<StateType: State> {
     /// - Parameters:
     ///   - state: The initial state.
     ///   - middlewares: Called in this order after each event.
+    @inlinable
     public init(state: StateType, middlewares: [AnyMiddleware] = []) {
+        jobs = SerialQueue { $0.perform() }
+        working = state
         current = LockedValue(state)
         self.middlewares = middlewares
     }
@@ -90,7 +117,7 @@ public final class Core<StateType: State> {
         notifyOnQueue queue: DispatchQueue? = DispatchQueue.main,
         selector: ((StateType) -> Any)? = nil
     ) {
-        let scheduler: Scheduler = queue.map { QueueScheduler(queue: $0) } ?? jobs
+        let scheduler: Scheduler = queue.map { QueueScheduler(queue: $0) } ?? JobQueueScheduler(jobs: jobs)
         add(subscriber: subscriber, notifyOn: scheduler, selector: selector)
     }
 
@@ -101,6 +128,9 @@ public final class Core<StateType: State> {
     /// core.add(subscriber: recorder, notifyOn: ImmediateScheduler())
     /// ```
     ///
+    /// With an ``ImmediateScheduler``, `update` runs inside the event's job,
+    /// on the thread applying it, before `fire` returns on an idle core.
+    ///
     /// - Parameters:
     ///   - subscriber: The subscriber, held weakly. Adding one that is
     ///     already subscribed does nothing.
@@ -108,23 +138,27 @@ public final class Core<StateType: State> {
     ///     at a time, in order (every StateCore scheduler does).
     ///   - selector: Chooses the part of the state to send; the whole state
     ///     when `nil`. It runs on `scheduler`.
+    @inlinable
     public func add(subscriber: AnySubscriber, notifyOn scheduler: Scheduler, selector: ((StateType) -> Any)? = nil) {
         let subscription = Subscription(subscriber: subscriber, scheduler: scheduler, selector: selector)
+        guard register(subscription) else { return }
+        jobs.enqueue(.activate(self, subscription))
+    }
+
+    /// Records `subscription` unless its subscriber is already subscribed;
+    /// drops subscriptions whose subscriber has been released.
+    @usableFromInline
+    func register(_ subscription: Subscription<StateType>) -> Bool {
         let (isNew, released) = subscriptions.modify { list in
             let released = list.removeReleased()
-            guard !list.contains(where: { $0.subscriber === subscriber }) else { return (false, released) }
+            guard !list.contains(where: { $0.subscriber === subscription.subscriber }) else { return (false, released) }
             list.append(subscription)
             return (true, released)
         }
         for subscription in released {
             subscription.cancel()
         }
-        guard isNew else { return }
-        let job = UncheckedSendable((self, subscription))
-        jobs.schedule {
-            let (core, subscription) = job.value
-            subscription.activate(on: core.subscribers, currentState: core.current.value)
-        }
+        return isNew
     }
 
     /// Removes `subscriber`.
@@ -161,12 +195,9 @@ public final class Core<StateType: State> {
     /// notified, when it returns.
     ///
     /// - Parameter event: The event to apply.
+    @inlinable
     public func fire(event: Event) {
-        let job = UncheckedSendable((self, event))
-        jobs.schedule {
-            let (core, event) = job.value
-            core.apply(event)
-        }
+        jobs.enqueue(.event(self, event))
     }
 
     /// Runs `command` with the current state, in turn with the events fired
@@ -174,18 +205,15 @@ public final class Core<StateType: State> {
     ///
     /// - Parameter command: The command to run.
     public func fire<C: Command>(command: C) where C.StateType == StateType {
-        let job = UncheckedSendable((self, command))
-        jobs.schedule {
-            let (core, command) = job.value
-            command.execute(state: core.current.value, core: core)
-        }
+        jobs.enqueue(.command(self) { state, core in command.execute(state: state, core: core) })
     }
 
     /// Applies one event; runs as a job.
-    private func apply(_ event: Event) {
-        var state = current.value
-        state.react(to: event)
-        current.modify { [state] in $0 = state }
+    @inlinable
+    func apply(_ event: Event) {
+        working.react(to: event)
+        let state = working
+        current.modify { $0 = state }
         for middleware in middlewares {
             middleware._process(event: event, state: state)
         }
@@ -193,14 +221,35 @@ public final class Core<StateType: State> {
     }
 }
 
-// Safe to share when the state is: the state is behind a lock, jobs run one
-// at a time on the serial scheduler, and subscriptions are behind a lock.
+/// The core's own job queue, as a scheduler for subscribers added with a
+/// `nil` queue.
+@usableFromInline
+struct JobQueueScheduler<StateType: State>: Scheduler {
+    let jobs: SerialQueue<Core<StateType>.Job>
+
+    @usableFromInline
+    func schedule(_ work: @escaping @Sendable () -> Void) {
+        jobs.enqueue(.run(work))
+    }
+
+    @usableFromInline
+    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
+        let jobs = jobs
+        let item = DispatchWorkItem { jobs.enqueue(.run(work)) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval, execute: item)
+        return Disposables.create(with: item.cancel)
+    }
+}
+
+// Safe to share when the state is: readers see the state behind a lock,
+// jobs (which alone touch `working`) run one at a time, and subscriptions
+// are behind a lock.
 extension Core: @unchecked Sendable where StateType: Sendable {}
 
 extension Array {
     /// Removes the subscriptions whose subscriber has been released, and
     /// returns them.
-    fileprivate mutating func removeReleased<StateType>() -> [Subscription<StateType>]
+    mutating func removeReleased<StateType>() -> [Subscription<StateType>]
     where Element == Subscription<StateType> {
         var released: [Subscription<StateType>] = []
         removeAll { subscription in

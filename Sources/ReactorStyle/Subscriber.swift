@@ -30,7 +30,7 @@ public protocol AnySubscriber: AnyObject {
 /// For a UI subscriber, add it with the main queue (the default) and mark
 /// the conformance `@MainActor`:
 /// `extension PlayerViewController: @MainActor Subscriber { … }`.
-public protocol Subscriber: AnySubscriber {
+public protocol Subscriber<StateType>: AnySubscriber {
     /// The type of state the subscriber expects.
     associatedtype StateType
 

@@ -1,46 +1,67 @@
+/// What happened when a state was handed to a subscriber.
+@usableFromInline
+enum DeliveryOutcome {
+    case delivered
+    /// The value was not of the subscriber's state type.
+    case mismatch(sent: Any.Type)
+    /// The subscriber has been released.
+    case released
+}
+
 /// One subscriber's link to a core: where and how it is notified.
 ///
-/// The core's jobs hand each new state to ``notify(_:)``, which schedules it
-/// on the subscriber's scheduler. There it passes through `gate`, a
-/// one-handler StateCore registry, whose disposal guarantees that no
-/// `update` starts once ``cancel()`` has returned, even for notifications
-/// already scheduled, and that a cancel from inside `update` takes effect
-/// at once.
+/// The core's jobs hand each new state to ``notify(_:)``.
+/// - On an ``ImmediateScheduler`` the subscriber is updated there and then,
+///   inside the core's fan-out delivery; that delivery's lock is what makes
+///   a `remove` from another thread wait for a running `update`.
+/// - On any other scheduler the state is scheduled there and passes through
+///   `gate`, a one-handler StateCore registry, whose disposal guarantees that
+///   no `update` starts once ``cancel()`` has returned, even for
+///   notifications already scheduled, and that a cancel from inside `update`
+///   takes effect at once.
+@usableFromInline
 final class Subscription<StateType>: @unchecked Sendable {
-    // Safe to share: every stored property is immutable; `gate` and
-    // `fanOut` are thread-safe StateCore types.
-    weak let subscriber: AnySubscriber?
-    let scheduler: Scheduler
-    let gate = ObserverRegistry<StateType>()
-    private let gateHandler: Disposable
+    // Safe to share: the stored properties are immutable and thread-safe,
+    // except `reported`, which only deliveries touch, one at a time (the
+    // fan-out's or the gate's).
+    @usableFromInline weak let subscriber: AnySubscriber?
+    @usableFromInline let scheduler: Scheduler
+    @usableFromInline let isImmediate: Bool
+    @usableFromInline let deliver: (StateType) -> DeliveryOutcome
+    @usableFromInline let expected: Any.Type
+    @usableFromInline let gate = ObserverRegistry<StateType>()
+    @usableFromInline let gateHandler = SingleAssignmentDisposable()
     /// The handler in the core's fan-out registry, set when activated.
-    private let fanOut = SingleAssignmentDisposable()
+    @usableFromInline let fanOut = SingleAssignmentDisposable()
+    @usableFromInline @exclusivity(unchecked) var reported = false
 
+    @inlinable
     init(subscriber: AnySubscriber, scheduler: Scheduler, selector: ((StateType) -> Any)?) {
         self.subscriber = subscriber
         self.scheduler = scheduler
-        let (deliver, expected) = makeDelivery(to: subscriber)
-        let subscriberType = type(of: subscriber)
-        var reported = false
-        gateHandler = gate.add { state in
-            let value: Any = selector.map { $0(state) } ?? state
-            if !deliver(value) && !reported {
-                reported = true
-                Diagnostics.report(.stateTypeMismatch(subscriber: subscriberType, expected: expected, sent: value))
-            }
+        isImmediate = scheduler is ImmediateScheduler
+        (deliver, expected) = makeDelivery(to: subscriber, selector: selector)
+        if !isImmediate {
+            gateHandler.setDisposable(gate.add { [unowned self] state in update(with: state) })
         }
     }
 
-    /// Joins the core's fan-out, sending `currentState` first.
+    /// Joins the core's fan-out, sending `state` first.
     ///
     /// Runs as a job.
-    func activate(on subscribers: ObserverRegistry<StateType>, currentState: StateType) {
+    @inlinable
+    func activate(on subscribers: ObserverRegistry<StateType>, state: StateType) {
         guard !fanOut.isDisposed else { return }
-        fanOut.setDisposable(subscribers.add(replaying: { [currentState] }) { [self] state in notify(state) })
+        fanOut.setDisposable(subscribers.add(replaying: { [state] }) { [self] state in notify(state) })
     }
 
-    /// Schedules `state` for the subscriber.
+    /// Hands `state` to the subscriber, now or on its scheduler.
+    @inlinable
     func notify(_ state: StateType) {
+        if isImmediate {
+            update(with: state)
+            return
+        }
         guard subscriber != nil else {
             fanOut.dispose()
             return
@@ -52,6 +73,28 @@ final class Subscription<StateType>: @unchecked Sendable {
         }
     }
 
+    /// Updates the subscriber; reports a type mismatch once.
+    @inlinable
+    func update(with state: StateType) {
+        switch deliver(state) {
+        case .delivered:
+            break
+        case .released:
+            fanOut.dispose()
+        case .mismatch(let sent):
+            reportMismatch(sent: sent)
+        }
+    }
+
+    /// Reports a state type mismatch, once per subscription.
+    @usableFromInline
+    func reportMismatch(sent: Any.Type) {
+        guard !reported else { return }
+        reported = true
+        let subscriberType: Any.Type = subscriber.map { type(of: $0) as Any.Type } ?? (any AnySubscriber).self
+        Diagnostics.report(.stateTypeMismatch(subscriber: subscriberType, expected: expected, sent: sent))
+    }
+
     /// Stops every further update; see the type's documentation.
     func cancel() {
         fanOut.dispose()
@@ -59,29 +102,49 @@ final class Subscription<StateType>: @unchecked Sendable {
     }
 }
 
-/// Returns a function that updates `subscriber` with a value (returning
-/// `false` if the value is not of the type the subscriber expects), and
-/// that type.
+/// Returns a function that updates `subscriber` with a state (or the part
+/// `selector` chooses), and the type the subscriber expects.
 ///
-/// A typed ``Subscriber`` gets ``Subscriber/update(with:)`` called directly;
-/// any other ``AnySubscriber`` gets ``AnySubscriber/_update(with:)``.
-private func makeDelivery(to subscriber: AnySubscriber) -> (deliver: (Any) -> Bool, expected: Any.Type) {
-    if let typed = subscriber as? any Subscriber {
-        return typedDelivery(to: typed)
+/// A typed ``Subscriber`` gets ``Subscriber/update(with:)`` called directly
+/// (without boxing or casting when it takes the core's whole state); any
+/// other ``AnySubscriber`` gets ``AnySubscriber/_update(with:)``.
+@inlinable
+func makeDelivery<StateType>(
+    to subscriber: AnySubscriber,
+    selector: ((StateType) -> Any)?
+) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type) {
+    if selector == nil, let whole = subscriber as? any Subscriber<StateType> {
+        // The common case, resolved once here: a subscriber of the whole
+        // state, called through its existential with no per-call casts.
+        let deliver: (StateType) -> DeliveryOutcome = { [weak whole] state in
+            guard let whole else { return .released }
+            whole.update(with: state)
+            return .delivered
+        }
+        return (deliver, StateType.self)
     }
-    let deliver: (Any) -> Bool = { [weak subscriber] value in
-        subscriber?._update(with: value)
-        return true
+    if let typed = subscriber as? any Subscriber {
+        return typedDelivery(to: typed, selector: selector)
+    }
+    let deliver: (StateType) -> DeliveryOutcome = { [weak subscriber] state in
+        guard let subscriber else { return .released }
+        subscriber._update(with: selector.map { $0(state) } ?? state)
+        return .delivered
     }
     return (deliver, Any.self)
 }
 
-private func typedDelivery<S: Subscriber>(to subscriber: S) -> (deliver: (Any) -> Bool, expected: Any.Type) {
-    let deliver: (Any) -> Bool = { [weak subscriber] value in
-        guard let subscriber else { return true }
-        guard let state = value as? S.StateType else { return false }
-        subscriber.update(with: state)
-        return true
+@inlinable
+func typedDelivery<S: Subscriber, StateType>(
+    to subscriber: S,
+    selector: ((StateType) -> Any)?
+) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type) {
+    let deliver: (StateType) -> DeliveryOutcome = { [weak subscriber] state in
+        guard let subscriber else { return .released }
+        let value: Any = selector.map { $0(state) } ?? state
+        guard let typed = value as? S.StateType else { return .mismatch(sent: type(of: value)) }
+        subscriber.update(with: typed)
+        return .delivered
     }
     return (deliver, S.StateType.self)
 }

@@ -22,14 +22,8 @@ import Dispatch
 /// finds the scheduler idle keeps running work until the queue is empty, so
 /// a steady stream of work from other threads keeps that thread busy; use a
 /// ``QueueScheduler`` where callers must never run others' work.
-public final class SerialScheduler: Scheduler, @unchecked Sendable {
-    // Safe to share: `queue` and `isRunning` are only touched under `lock`;
-    // work is run outside it, by one thread at a time (the one that set
-    // `isRunning`).
-    private let lock = Lock()
-    @exclusivity(unchecked) private var queue: [@Sendable () -> Void] = []
-    @exclusivity(unchecked) private var head = 0
-    @exclusivity(unchecked) private var isRunning = false
+public final class SerialScheduler: Scheduler, Sendable {
+    private let queue = SerialQueue<@Sendable () -> Void> { work in work() }
     private let timers: DispatchQueue
 
     /// Creates an idle scheduler.
@@ -45,18 +39,7 @@ public final class SerialScheduler: Scheduler, @unchecked Sendable {
     ///
     /// - Parameter work: The work to run.
     public func schedule(_ work: @escaping @Sendable () -> Void) {
-        lock.lock()
-        if isRunning {
-            queue.append(work)
-            lock.unlock()
-            return
-        }
-        isRunning = true
-        lock.unlock()
-        work()
-        while let next = takeNext() {
-            next()
-        }
+        queue.enqueue(work)
     }
 
     /// Schedules `work` once `delay` has passed, unless cancelled first.
@@ -75,21 +58,5 @@ public final class SerialScheduler: Scheduler, @unchecked Sendable {
         let item = DispatchWorkItem { [self] in schedule(work) }
         timers.asyncAfter(deadline: .now() + delay.dispatchInterval, execute: item)
         return Disposables.create(with: item.cancel)
-    }
-
-    /// Takes the next queued work, or marks the scheduler idle if there is
-    /// none.
-    private func takeNext() -> (@Sendable () -> Void)? {
-        lock.lock()
-        defer { lock.unlock() }
-        guard head < queue.count else {
-            queue.removeAll(keepingCapacity: true)
-            head = 0
-            isRunning = false
-            return nil
-        }
-        let next = queue[head]
-        head += 1
-        return next
     }
 }
