@@ -44,9 +44,16 @@ open class Store<State: StateType>: StoreType {
     /// The observers of new states; its delivery lock also orders the
     /// store's whole dispatch pipeline.
     @usableFromInline let registry: ObserverRegistry<State>
+    /// The state as readers on any thread see it.
     @usableFromInline let current: LockedValue<State>
+    /// The state as the pipeline sees it; only touched in the store's order.
+    @usableFromInline @exclusivity(unchecked) var working: State
     /// The disposables of middlewares that have not passed their action on.
     @usableFromInline let pending: LockedValue<[ObjectIdentifier: Disposable]>
+    /// Whether each action type seen so far is an `IgnorableAction`: the
+    /// runtime's conformance check is costly, and its answer never changes.
+    /// Only touched in the store's order (one dispatch at a time).
+    @usableFromInline @exclusivity(unchecked) var ignorableTypes: [ObjectIdentifier: Bool] = [:]
 
     /// The state after every action reduced so far, including ignorable ones.
     public var currentState: State { current.value }
@@ -98,6 +105,7 @@ open class Store<State: StateType>: StoreType {
         self.middlewares = middlewares
         registry = ObserverRegistry()
         current = LockedValue(state)
+        working = state
         pending = LockedValue([:])
     }
 
@@ -161,11 +169,24 @@ open class Store<State: StateType>: StoreType {
     /// Runs in the store's order.
     @inlinable
     func reduceAndPublish(_ action: Action) {
-        let reduced = reduce(current.value, action)
+        working = reduce(working, action)
+        let reduced = working
         current.modify { $0 = reduced }
-        if !(action is IgnorableAction) {
+        if !isIgnorable(action) {
             registry.deliver(reduced)
         }
+    }
+
+    /// Whether `action` is an ``IgnorableAction``, remembered per type.
+    ///
+    /// Runs in the store's order.
+    @inlinable
+    func isIgnorable(_ action: Action) -> Bool {
+        let type = ObjectIdentifier(Swift.type(of: action))
+        if let known = ignorableTypes[type] { return known }
+        let ignorable = action is IgnorableAction
+        ignorableTypes[type] = ignorable
+        return ignorable
     }
 }
 

@@ -12,6 +12,7 @@ extension Receiver {
     /// `forward` is given the derived transmitter and the upstream
     /// subscription, which it may dispose (even during the replay) to let go
     /// of this receiver.
+    @inlinable
     func derive<Derived>(
         _ forward: @escaping (Wave, Receiver<Derived>.Transmitter, Disposable) -> Void
     ) -> Receiver<Derived> {
@@ -32,6 +33,7 @@ extension Receiver {
     /// - Parameter transform: Turns a wave into the new receiver's wave. It
     ///   runs on the broadcasting thread.
     /// - Returns: A receiver with this receiver's strategy.
+    @inlinable
     public func map<Mapped>(_ transform: @escaping (Wave) -> Mapped) -> Receiver<Mapped> {
         derive { wave, transmitter, _ in transmitter.broadcast(transform(wave)) }
     }
@@ -47,6 +49,7 @@ extension Receiver {
     ///
     /// - Parameter isIncluded: Returns `true` for the waves to forward.
     /// - Returns: A receiver with this receiver's strategy.
+    @inlinable
     public func filter(_ isIncluded: @escaping (Wave) -> Bool) -> Receiver {
         derive { wave, transmitter, _ in
             if isIncluded(wave) { transmitter.broadcast(wave) }
@@ -66,6 +69,7 @@ extension Receiver {
     /// Keeps only the last wave.
     ///
     /// - Returns: A receiver with this receiver's strategy.
+    @inlinable
     public func withPrevious() -> Receiver<(Wave?, Wave)> {
         var previous: Wave?
         return derive { wave, transmitter, _ in
@@ -87,6 +91,7 @@ extension Receiver {
     /// - Parameter count: How many waves to ignore; zero or a negative count
     ///   ignores none and returns this receiver itself.
     /// - Returns: A receiver with this receiver's strategy.
+    @inlinable
     public func skip(count: Int) -> Receiver {
         guard count > 0 else { return self }
         var remaining = count
@@ -114,6 +119,7 @@ extension Receiver {
     /// - Parameter count: How many waves to forward; zero or a negative count
     ///   forwards none (and never listens upstream).
     /// - Returns: A receiver with this receiver's strategy.
+    @inlinable
     public func take(count: Int) -> Receiver {
         guard count > 0 else {
             return Receiver(strategy: strategy)
@@ -142,6 +148,7 @@ extension Receiver where Wave: Equatable {
     /// Keeps only the last wave.
     ///
     /// - Returns: A receiver with this receiver's strategy.
+    @inlinable
     public func skipRepeats() -> Receiver {
         var last: Wave?
         return derive { wave, transmitter, _ in
@@ -165,6 +172,7 @@ extension Receiver where Wave: Hashable {
     /// - Complexity: Keeps every distinct wave seen, for as long as the
     ///   operator listens: memory grows with the number of distinct waves.
     /// - Returns: A receiver with this receiver's strategy.
+    @inlinable
     public func uniqueValues() -> Receiver {
         var seen = Set<Wave>()
         return derive { wave, transmitter, _ in
@@ -185,6 +193,7 @@ extension Receiver where Wave: OptionalProtocol {
     /// ```
     ///
     /// - Returns: A receiver with this receiver's strategy.
+    @inlinable
     public func skipNil() -> Receiver<Wave.Wrapped> {
         derive { wave, transmitter, _ in
             if let value = wave.optional { transmitter.broadcast(value) }

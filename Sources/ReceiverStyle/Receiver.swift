@@ -53,6 +53,7 @@ public final class Receiver<Wave> {
     /// The replay buffer: nil for a hot receiver, which replays nothing.
     @usableFromInline let history: LockedValue<ReplayBuffer<Wave>>?
 
+    @usableFromInline
     init(strategy: Strategy) {
         self.strategy = strategy
         history = strategy.replayLimit.map { LockedValue(ReplayBuffer(limit: $0)) }
@@ -68,6 +69,7 @@ public final class Receiver<Wave> {
     ///   ``Strategy/hot`` (nothing) by default.
     /// - Returns: The transmitter, which holds its receiver strongly, and the
     ///   receiver.
+    @inlinable
     public static func make(with strategy: Strategy = .hot) -> (Transmitter, Receiver) {
         let receiver = Receiver(strategy: strategy)
         return (Transmitter(receiver), receiver)
@@ -132,6 +134,7 @@ extension Receiver {
         }
 
         /// The same strategy for a receiver of another wave type.
+        @usableFromInline
         func converted<Other>(to _: Other.Type) -> Receiver<Other>.Strategy {
             switch self {
             case .cold: .cold
@@ -156,6 +159,7 @@ extension Receiver {
     public struct Transmitter {
         @usableFromInline let receiver: Receiver
 
+        @usableFromInline
         init(_ receiver: Receiver) {
             self.receiver = receiver
         }

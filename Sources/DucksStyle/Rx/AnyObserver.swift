@@ -25,10 +25,11 @@
 /// }
 /// ```
 public struct AnyObserver<Element> {
-    let next: (Element) -> Void
-    let error: (Error) -> Void
-    let completed: () -> Void
+    @usableFromInline let next: (Element) -> Void
+    @usableFromInline let error: (Error) -> Void
+    @usableFromInline let completed: () -> Void
 
+    @usableFromInline
     init(next: @escaping (Element) -> Void, error: @escaping (Error) -> Void, completed: @escaping () -> Void) {
         self.next = next
         self.error = error
@@ -38,6 +39,7 @@ public struct AnyObserver<Element> {
     /// Emits `element`.
     ///
     /// - Parameter element: The element to emit.
+    @inlinable
     public func onNext(_ element: Element) {
         next(element)
     }
@@ -56,6 +58,7 @@ public struct AnyObserver<Element> {
 
     /// An observer that forwards this one's errors and completion, and
     /// handles elements with `next`.
+    @inlinable
     func forwarding<Upstream>(next: @escaping (Upstream) -> Void) -> AnyObserver<Upstream> {
         AnyObserver<Upstream>(next: next, error: error, completed: completed)
     }

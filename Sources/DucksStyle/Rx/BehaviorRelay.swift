@@ -13,12 +13,13 @@
 /// gap and no duplicate, even while other threads accept values.
 /// `BehaviorRelay` is `Sendable` when `Element` is.
 public final class BehaviorRelay<Element>: ObservableType {
-    let registry = ObserverRegistry<Element>()
-    let current: LockedValue<Element>
+    @usableFromInline let registry = ObserverRegistry<Element>()
+    @usableFromInline let current: LockedValue<Element>
 
     /// Creates a relay holding `value`.
     ///
     /// - Parameter value: The initial value.
+    @inlinable
     public init(value: Element) {
         current = LockedValue(value)
     }
@@ -29,6 +30,7 @@ public final class BehaviorRelay<Element>: ObservableType {
     /// Makes `element` the current value and sends it to every observer.
     ///
     /// - Parameter element: The new value.
+    @inlinable
     public func accept(_ element: Element) {
         registry.send(element) { element in current.modify { $0 = element } }
     }
@@ -37,6 +39,7 @@ public final class BehaviorRelay<Element>: ObservableType {
     /// current value and never completes.
     ///
     /// - Returns: The observable.
+    @inlinable
     public func asObservable() -> Observable<Element> {
         let (registry, current) = (registry, current)
         return Observable { observer in registry.add(replaying: { [current.value] }, observer.next) }

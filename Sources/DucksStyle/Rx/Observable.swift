@@ -19,13 +19,15 @@
 /// `Observable` is not `Sendable`: its recipe captures plain closures. Share
 /// the source (a relay or a store) instead, and subscribe where you are.
 public struct Observable<Element>: ObservableType {
-    let subscribeHandler: (AnyObserver<Element>) -> Disposable
+    @usableFromInline let subscribeHandler: (AnyObserver<Element>) -> Disposable
 
+    @usableFromInline
     init(_ subscribeHandler: @escaping (AnyObserver<Element>) -> Disposable) {
         self.subscribeHandler = subscribeHandler
     }
 
     /// Returns this observable.
+    @inlinable
     public func asObservable() -> Observable<Element> {
         self
     }

@@ -7,6 +7,7 @@ extension ObservableType {
     ///
     /// - Parameter binder: Receives each element.
     /// - Returns: A disposable that ends the binding.
+    @inlinable
     @discardableResult
     public func bind(to binder: Binder<Element>) -> Disposable {
         subscribe(onNext: { binder.onNext($0) })
@@ -16,6 +17,7 @@ extension ObservableType {
     ///
     /// - Parameter binder: Receives each element.
     /// - Returns: A disposable that ends the binding.
+    @inlinable
     @discardableResult
     public func bind(to binder: Binder<Element?>) -> Disposable {
         subscribe(onNext: { binder.onNext($0) })
@@ -30,6 +32,7 @@ extension ObservableType {
     ///
     /// - Parameter relay: Accepts each element.
     /// - Returns: A disposable that ends the binding.
+    @inlinable
     @discardableResult
     public func bind(to relay: BehaviorRelay<Element>) -> Disposable {
         subscribe(onNext: { relay.accept($0) })
@@ -39,6 +42,7 @@ extension ObservableType {
     ///
     /// - Parameter relay: Accepts each element.
     /// - Returns: A disposable that ends the binding.
+    @inlinable
     @discardableResult
     public func bind(to relay: BehaviorRelay<Element?>) -> Disposable {
         subscribe(onNext: { relay.accept($0) })
@@ -48,6 +52,7 @@ extension ObservableType {
     ///
     /// - Parameter relay: Accepts each element.
     /// - Returns: A disposable that ends the binding.
+    @inlinable
     @discardableResult
     public func bind(to relay: PublishRelay<Element>) -> Disposable {
         subscribe(onNext: { relay.accept($0) })
@@ -57,6 +62,7 @@ extension ObservableType {
     ///
     /// - Parameter relay: Accepts each element.
     /// - Returns: A disposable that ends the binding.
+    @inlinable
     @discardableResult
     public func bind(to relay: PublishRelay<Element?>) -> Disposable {
         subscribe(onNext: { relay.accept($0) })

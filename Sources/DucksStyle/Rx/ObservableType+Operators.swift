@@ -7,6 +7,7 @@ extension ObservableType {
     ///
     /// - Parameter transform: Turns an element into the new element.
     /// - Returns: The observable.
+    @inlinable
     public func map<Result>(_ transform: @escaping (Element) -> Result) -> Observable<Result> {
         let source = asObservable()
         return Observable { observer in
@@ -22,6 +23,7 @@ extension ObservableType {
     ///
     /// - Parameter isIncluded: Returns `true` for the elements to keep.
     /// - Returns: The observable.
+    @inlinable
     public func filter(_ isIncluded: @escaping (Element) -> Bool) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
@@ -34,6 +36,7 @@ extension ObservableType {
     /// - Parameter count: How many elements to ignore; zero or less ignores
     ///   none.
     /// - Returns: The observable.
+    @inlinable
     public func skip(_ count: Int) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
@@ -56,6 +59,7 @@ extension ObservableType {
     ///
     /// - Parameter elements: The elements to emit on subscription.
     /// - Returns: The observable.
+    @inlinable
     public func startWith(_ elements: Element...) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
@@ -77,6 +81,7 @@ extension ObservableType {
     /// - Parameter trigger: Ends the sequence with its first element (or
     ///   fails it with its error).
     /// - Returns: The observable.
+    @inlinable
     public func takeUntil<Trigger: ObservableType>(_ trigger: Trigger) -> Observable<Element> {
         let source = asObservable()
         let trigger = trigger.asObservable()
@@ -125,6 +130,7 @@ extension ObservableType where Element: Equatable {
     /// Keeps only the last element, per subscription.
     ///
     /// - Returns: The observable.
+    @inlinable
     public func distinctUntilChanged() -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in

@@ -33,6 +33,7 @@ extension ObservableType {
     ///   - onDisposed: Called once, when the subscription ends for any
     ///     reason.
     /// - Returns: A disposable that ends the subscription.
+    @inlinable
     @discardableResult
     public func subscribe(
         onNext: ((Element) -> Void)? = nil,
@@ -53,16 +54,18 @@ extension ObservableType {
 
 /// The end of a subscription chain: calls the user's callbacks, enforces the
 /// event grammar, and disposes upstream when the subscription ends.
+@usableFromInline
 final class SubscriptionSink<Element>: Disposable, @unchecked Sendable {
     // Safe to share: the callbacks are immutable and `upstream` and
     // `onDisposed` are thread-safe disposables; `stopped` is atomic.
-    private let onNext: ((Element) -> Void)?
-    private let onError: ((Error) -> Void)?
-    private let onCompleted: (() -> Void)?
-    private let onDisposed: Disposable
-    private let upstream = SingleAssignmentDisposable()
-    private let stopped = Atomic<Bool>(false)
+    @usableFromInline let onNext: ((Element) -> Void)?
+    @usableFromInline let onError: ((Error) -> Void)?
+    @usableFromInline let onCompleted: (() -> Void)?
+    @usableFromInline let onDisposed: Disposable
+    @usableFromInline let upstream = SingleAssignmentDisposable()
+    @usableFromInline let stopped = Atomic<Bool>(false)
 
+    @inlinable
     init(
         onNext: ((Element) -> Void)?,
         onError: ((Error) -> Void)?,
@@ -75,6 +78,7 @@ final class SubscriptionSink<Element>: Disposable, @unchecked Sendable {
         self.onDisposed = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
     }
 
+    @inlinable
     func start(_ subscribe: (AnyObserver<Element>) -> Disposable) {
         let observer = AnyObserver<Element>(
             next: { [self] element in
@@ -95,8 +99,10 @@ final class SubscriptionSink<Element>: Disposable, @unchecked Sendable {
         upstream.setDisposable(subscribe(observer))
     }
 
+    @usableFromInline
     var isDisposed: Bool { onDisposed.isDisposed }
 
+    @usableFromInline
     func dispose() {
         _ = stop()
         upstream.dispose()
@@ -104,7 +110,8 @@ final class SubscriptionSink<Element>: Disposable, @unchecked Sendable {
     }
 
     /// Stops further events; returns whether this call did it.
-    private func stop() -> Bool {
+    @inlinable
+    func stop() -> Bool {
         !stopped.exchange(true, ordering: .acquiringAndReleasing)
     }
 }

@@ -13,14 +13,16 @@
 /// from several threads is safe. `PublishRelay` is `Sendable` when
 /// `Element` is.
 public final class PublishRelay<Element>: ObservableType {
-    let registry = ObserverRegistry<Element>()
+    @usableFromInline let registry = ObserverRegistry<Element>()
 
     /// Creates a relay with no observers.
+    @inlinable
     public init() {}
 
     /// Sends `element` to every current observer.
     ///
     /// - Parameter element: The element to broadcast.
+    @inlinable
     public func accept(_ element: Element) {
         registry.send(element)
     }
@@ -29,6 +31,7 @@ public final class PublishRelay<Element>: ObservableType {
     /// completes.
     ///
     /// - Returns: The observable.
+    @inlinable
     public func asObservable() -> Observable<Element> {
         let registry = registry
         return Observable { observer in registry.add(observer.next) }
