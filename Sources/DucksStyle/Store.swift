@@ -50,9 +50,10 @@ open class Store<State: StateType>: StoreType {
     @usableFromInline @exclusivity(unchecked) var working: State
     /// The disposables of middlewares that have not passed their action on.
     @usableFromInline let pending: LockedValue<[ObjectIdentifier: Disposable]>
-    /// Whether each action type seen so far is an `IgnorableAction`: the
-    /// runtime's conformance check is costly, and its answer never changes.
-    /// Only touched in the store's order (one dispatch at a time).
+    /// Whether each action type seen so far is an `IgnorableAction`.
+    ///
+    /// The runtime's conformance check is costly, and its answer never
+    /// changes. Only touched in the store's order (one dispatch at a time).
     @usableFromInline @exclusivity(unchecked) var ignorableTypes: [ObjectIdentifier: Bool] = [:]
 
     /// The state after every action reduced so far, including ignorable ones.
