@@ -23,7 +23,7 @@ public protocol IgnorableAction: Action {}
 /// }
 /// store.dispatch(ActionCreator.logIn())
 /// ```
-public final class ActionCreator {
+public final class ActionCreator: Sendable {
     /// Creates an action creator, for instance-level factory methods.
     public init() {}
 }

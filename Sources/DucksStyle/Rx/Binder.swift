@@ -8,6 +8,9 @@
 /// ```
 ///
 /// Once the target has been released, values are dropped.
+///
+/// `Binder` is not `Sendable`: its binding is a plain closure, as in
+/// RxCocoa. Make it where you bind (it applies values on its scheduler).
 public struct Binder<Value> {
     private let binding: (Value) -> Void
 

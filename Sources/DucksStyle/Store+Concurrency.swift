@@ -1,0 +1,74 @@
+extension Store where State: Sendable {
+    /// The states, for `for await`: the state current when the iteration
+    /// starts, then every new one (as ``state``; ignorable actions are not
+    /// seen).
+    ///
+    /// ```swift
+    /// for await state in store.states {
+    ///     render(state)
+    /// }
+    /// ```
+    ///
+    /// Every state is kept in order until the loop reads it; breaking out of
+    /// the loop or cancelling its task unsubscribes at once.
+    public var states: ObservedValues<State> {
+        states(bufferingPolicy: .unbounded)
+    }
+
+    /// The states, for `for await`, buffered as `policy` says.
+    ///
+    /// - Parameter policy: How states wait for the loop; `.bufferingNewest(1)`
+    ///   keeps only the latest.
+    /// - Returns: The states as an async sequence.
+    public func states(bufferingPolicy policy: AsyncStream<State>.Continuation.BufferingPolicy) -> ObservedValues<State>
+    {
+        state.values(bufferingPolicy: policy)
+    }
+
+    /// An `Observable` model holding the latest state, for SwiftUI or
+    /// `withObservationTracking`.
+    ///
+    /// ```swift
+    /// let model = store.observed()
+    /// Text("\(model.value.counter)")
+    /// ```
+    ///
+    /// - Parameter scheduler: Where updates are applied; the main queue by
+    ///   default.
+    /// - Returns: The model.
+    public func observed(on scheduler: Scheduler = QueueScheduler.main) -> ObservedState<State> {
+        ObservedState(initial: currentState, on: scheduler) { handler in self.state.subscribe(onNext: handler) }
+    }
+}
+
+extension ObservableType where Element: Sendable {
+    /// The elements, for `for await`; each iteration subscribes anew.
+    ///
+    /// ```swift
+    /// for await loggedIn in store.specifyState({ $0.user.loggedIn }).values {
+    ///     print(loggedIn)
+    /// }
+    /// ```
+    ///
+    /// The loop ends when the observable completes or fails (subscribe with
+    /// `onError` to see the error). Every element is kept in order until the
+    /// loop reads it; breaking out of the loop or cancelling its task
+    /// disposes the subscription at once.
+    public var values: ObservedValues<Element> {
+        values(bufferingPolicy: .unbounded)
+    }
+
+    /// The elements, for `for await`, buffered as `policy` says.
+    ///
+    /// - Parameter policy: How elements wait for the loop;
+    ///   `.bufferingNewest(1)` keeps only the latest.
+    /// - Returns: The elements as an async sequence.
+    public func values(
+        bufferingPolicy policy: AsyncStream<Element>.Continuation.BufferingPolicy
+    ) -> ObservedValues<Element> {
+        let source = asObservable()
+        return ObservedValues(bufferingPolicy: policy) { sink in
+            source.subscribe(onNext: sink.yield, onError: { _ in sink.finish() }, onCompleted: sink.finish)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+extension Receiver where Wave: Sendable {
+    /// The waves, for `for await`, each iteration starting as a new listener
+    /// would: with the strategy's replay (none for a hot receiver).
+    ///
+    /// ```swift
+    /// for await wave in receiver.values {
+    ///     print(wave)
+    /// }
+    /// ```
+    ///
+    /// Every wave is kept in order until the loop reads it; breaking out of
+    /// the loop or cancelling its task stops listening at once.
+    public var values: ObservedValues<Wave> {
+        values(bufferingPolicy: .unbounded)
+    }
+
+    /// The waves, for `for await`, buffered as `policy` says.
+    ///
+    /// - Parameter policy: How waves wait for the loop; `.bufferingNewest(1)`
+    ///   keeps only the latest.
+    /// - Returns: The waves as an async sequence.
+    public func values(bufferingPolicy policy: AsyncStream<Wave>.Continuation.BufferingPolicy) -> ObservedValues<Wave> {
+        ObservedValues(bufferingPolicy: policy) { sink in self.listen(to: sink.yield) }
+    }
+
+    /// An `Observable` model holding the latest wave, for SwiftUI or
+    /// `withObservationTracking`.
+    ///
+    /// ```swift
+    /// let connectivity = receiver.observed(initial: .unknown)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - initial: The value until a wave arrives (or the replay's last).
+    ///   - scheduler: Where updates are applied; the main queue by default.
+    /// - Returns: The model.
+    public func observed(initial: Wave, on scheduler: Scheduler = QueueScheduler.main) -> ObservedState<Wave> {
+        ObservedState(initial: initial, on: scheduler) { handler in self.listen(to: handler) }
+    }
+}

@@ -1,0 +1,59 @@
+import Observation
+import Testing
+
+@testable import ReactorStyle
+
+@Suite("Core: async states and the Observation model", .timeLimit(.minutes(1)))
+struct CoreConcurrencyTests {
+    @Test("states start with the current state, then every new one, in order")
+    func statesInOrder() async {
+        let core = Core(state: Counter())
+        core.fire(event: Add())
+        var iterator = core.states.makeAsyncIterator()
+        core.fire(event: Add())
+        core.fire(event: Add(amount: 5))
+        #expect(await iterator.next()?.value == 1)
+        #expect(await iterator.next()?.value == 2)
+        #expect(await iterator.next()?.value == 7)
+    }
+
+    @Test("leaving the loop removes the subscription")
+    func loopEndReleases() async {
+        let core = Core(state: Counter())
+        #expect(core.subscribers.count == 0)
+        for await state in core.states {
+            #expect(core.subscribers.count == 1)
+            if state.value == 0 { break }
+        }
+        #expect(core.subscribers.count == 0)
+    }
+
+    @Test("cancelling the consuming task removes the subscription")
+    func cancellationReleases() async {
+        let core = Core(state: Counter())
+        let (firstState, signal) = AsyncStream.makeStream(of: Void.self)
+        let task = Task {
+            for await _ in core.states { signal.yield() }
+        }
+        var signals = firstState.makeAsyncIterator()
+        _ = await signals.next()
+        task.cancel()
+        await task.value
+        #expect(core.subscribers.count == 0)
+    }
+
+    @Test("observed() mirrors the state and notifies withObservationTracking")
+    func observationModel() {
+        let core = Core(state: Counter())
+        let model = core.observed(on: ImmediateScheduler())
+        let changed = LockedValue(false)
+        withObservationTracking {
+            _ = model.value
+        } onChange: {
+            changed.modify { $0 = true }
+        }
+        core.fire(event: Add())
+        #expect(model.value.value == 1)
+        #expect(changed.value)
+    }
+}
