@@ -15,7 +15,7 @@
 /// ## Threads and ordering
 ///
 /// A property is safe to read, set and subscribe to from any thread. It
-/// delivers through StateCore's ``ObserverRegistry``:
+/// delivers through StateCore's `ObserverRegistry`:
 /// - notifications follow the order of the sets (and dispatches), so the last
 ///   one delivered carries the final value; callbacks of one property never
 ///   run at the same time;

@@ -19,7 +19,7 @@ public protocol ObservablePropertyType {
 
     /// Replaces the value with `action.reduce(state: value)`.
     ///
-    /// A store's default ``StoreType/dispatch(_:)-(ActionType)`` goes
+    /// A store's default `dispatch(_:)` for an ``ActionType`` goes
     /// through this method, so a conforming type decides how atomic a
     /// dispatch is. The default implementation reads and then writes
     /// ``value``: it is correct on one thread, but two threads dispatching at

@@ -13,7 +13,7 @@ import Dispatch
 /// ## Ordering
 ///
 /// The core runs its work (events, commands, adding subscribers) as jobs on
-/// a StateCore ``SerialScheduler``: one at a time, in the order they were
+/// a StateCore `SerialScheduler`: one at a time, in the order they were
 /// requested, on the requesting thread when the core is idle (no thread
 /// hop), otherwise on the thread already running jobs. So:
 /// - events are applied one at a time, in the order fired; after each,
@@ -128,7 +128,7 @@ public final class Core<StateType: State> {
     /// core.add(subscriber: recorder, notifyOn: ImmediateScheduler())
     /// ```
     ///
-    /// With an ``ImmediateScheduler``, `update` runs inside the event's job,
+    /// With an `ImmediateScheduler`, `update` runs inside the event's job,
     /// on the thread applying it, before `fire` returns on an idle core.
     ///
     /// - Parameters:

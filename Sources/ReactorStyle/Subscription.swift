@@ -11,7 +11,7 @@ enum DeliveryOutcome {
 /// One subscriber's link to a core: where and how it is notified.
 ///
 /// The core's jobs hand each new state to ``notify(_:)``.
-/// - On an ``ImmediateScheduler`` the subscriber is updated there and then,
+/// - On an `ImmediateScheduler` the subscriber is updated there and then,
 ///   inside the core's fan-out delivery; that delivery's lock is what makes
 ///   a `remove` from another thread wait for a running `update`.
 /// - On any other scheduler the state is scheduled there and passes through

@@ -16,7 +16,7 @@
 ///
 /// An observer may be called from any thread. It is not `Sendable` (it
 /// forwards to plain closures), so to emit later from a scheduler, carry it
-/// in StateCore's ``UncheckedSendable``:
+/// in StateCore's `UncheckedSendable`:
 ///
 /// ```swift
 /// Observable<String>.create { observer in

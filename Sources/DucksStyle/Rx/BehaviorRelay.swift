@@ -8,7 +8,7 @@
 /// latest.value                                     // Optional(5)
 /// ```
 ///
-/// Backed by StateCore's ``ObserverRegistry``: a new observer receives the
+/// Backed by StateCore's `ObserverRegistry`: a new observer receives the
 /// value current at the moment it subscribes, then every later one, with no
 /// gap and no duplicate, even while other threads accept values.
 /// `BehaviorRelay` is `Sendable` when `Element` is.

@@ -19,7 +19,7 @@ public struct Binder<Value> {
     /// - Parameters:
     ///   - target: The object to apply values to, held weakly.
     ///   - scheduler: Where `binding` runs; the main queue by default.
-    ///     Give an ``ImmediateScheduler`` to apply values synchronously on
+    ///     Give an `ImmediateScheduler` to apply values synchronously on
     ///     the sending thread.
     ///   - binding: Applies one value to the target.
     public init<Target: AnyObject>(

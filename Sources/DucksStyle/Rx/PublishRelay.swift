@@ -7,7 +7,7 @@
 /// cancel.accept(())
 /// ```
 ///
-/// Backed by StateCore's ``ObserverRegistry``: observers are called one at a
+/// Backed by StateCore's `ObserverRegistry`: observers are called one at a
 /// time, in one order, on the accepting thread; an element accepted from
 /// inside an observer is delivered after the current one; ``accept(_:)``
 /// from several threads is safe. `PublishRelay` is `Sendable` when

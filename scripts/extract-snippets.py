@@ -1,0 +1,38 @@
+#!/usr/bin/env python3
+"""Writes each ```swift block of the given Markdown files into its own
+executable target of a package at OUTPUT that depends on this package."""
+import pathlib
+import re
+import shutil
+import sys
+
+output = pathlib.Path(sys.argv[1])
+files = [pathlib.Path(name) for name in sys.argv[2:]]
+block = re.compile(r"^```swift\n(.*?)^```", re.M | re.S)
+
+shutil.rmtree(output / "Sources", ignore_errors=True)
+targets = []
+for path in files:
+    for index, match in enumerate(block.finditer(path.read_text()), start=1):
+        name = re.sub(r"[^A-Za-z0-9]", "_", f"{path.parent.name}_{path.stem}_{index}").strip("_")
+        folder = output / "Sources" / name
+        folder.mkdir(parents=True)
+        (folder / "main.swift").write_text(f"// {path}, block {index}\n" + match.group(1))
+        targets.append(name)
+
+products = ["ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
+dependencies = ", ".join(f'.product(name: "{p}", package: "main")' for p in products)
+manifest = [
+    "// swift-tools-version: 6.0",
+    "import PackageDescription",
+    "let package = Package(",
+    '    name: "Snippets",',
+    "    platforms: [.macOS(.v15), .iOS(.v18)],",
+    '    dependencies: [.package(name: "main", path: "../..")],',
+    "    targets: [",
+]
+manifest += [f'        .executableTarget(name: "{t}", dependencies: [{dependencies}]),' for t in targets]
+manifest += ["    ],", "    swiftLanguageModes: [.v6]", ")"]
+output.mkdir(parents=True, exist_ok=True)
+(output / "Package.swift").write_text("\n".join(manifest) + "\n")
+print(f"{len(targets)} snippets from {len(files)} files")
