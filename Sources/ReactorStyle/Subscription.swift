@@ -29,7 +29,9 @@ final class Subscription<StateType>: @unchecked Sendable {
     @usableFromInline let isImmediate: Bool
     @usableFromInline let deliver: (StateType) -> DeliveryOutcome
     @usableFromInline let expected: Any.Type
-    @usableFromInline let gate = ObserverRegistry<StateType>()
+    /// The one-handler registry updates pass through on a non-immediate
+    /// scheduler (nil for an immediate one, which needs none).
+    @usableFromInline let gate: ObserverRegistry<StateType>?
     @usableFromInline let gateHandler = SingleAssignmentDisposable()
     /// The handler in the core's fan-out registry, set when activated.
     @usableFromInline let fanOut = SingleAssignmentDisposable()
@@ -41,7 +43,8 @@ final class Subscription<StateType>: @unchecked Sendable {
         self.scheduler = scheduler
         isImmediate = scheduler is ImmediateScheduler
         (deliver, expected) = makeDelivery(to: subscriber, selector: selector)
-        if !isImmediate {
+        gate = isImmediate ? nil : ObserverRegistry()
+        if let gate {
             gateHandler.setDisposable(gate.add { [unowned self] state in update(with: state) })
         }
     }
@@ -58,7 +61,7 @@ final class Subscription<StateType>: @unchecked Sendable {
     /// Hands `state` to the subscriber, now or on its scheduler.
     @inlinable
     func notify(_ state: StateType) {
-        if isImmediate {
+        guard let gate else {
             update(with: state)
             return
         }

@@ -76,7 +76,7 @@ package final class DeliveryLock: @unchecked Sendable {
     ///
     /// - Parameter body: The work to run.
     /// - Returns: What `body` returns.
-    @usableFromInline
+    @inlinable
     package func excludingDelivery<Result>(_ body: () -> Result) -> Result {
         if isHeldByCurrentThread {
             return body()

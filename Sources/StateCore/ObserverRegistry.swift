@@ -206,7 +206,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
 
     /// Unregisters `subscription` once no delivery is running on another
     /// thread.
-    @usableFromInline
+    @inlinable
     func remove(_ subscription: Subscription) {
         let removed = delivery.excludingDelivery {
             entriesLock.withLock { () -> Entry? in
@@ -224,14 +224,18 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// The disposable handed out for each handler.
     @usableFromInline
     final class Subscription: Disposable, @unchecked Sendable {
-        // Safe to share: `disposed` is atomic and `registry` is an immutable
-        // weak reference.
+        // Safe to share: `disposed` is atomic and `detach` is immutable.
         @usableFromInline let disposed = Atomic<Bool>(false)
-        weak let registry: ObserverRegistry?
+        /// Unregisters this subscription from its registry (held weakly).
+        ///
+        /// A closure made in the (inlinable) `add`, so that removal runs
+        /// specialised code even though `dispose()` is reached through the
+        /// `Disposable` protocol.
+        @usableFromInline let detach: @Sendable (Subscription) -> Void
 
-        @usableFromInline
+        @inlinable
         init(registry: ObserverRegistry) {
-            self.registry = registry
+            detach = { [weak registry] subscription in registry?.remove(subscription) }
         }
 
         @inlinable
@@ -242,7 +246,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         @usableFromInline
         func dispose() {
             guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            registry?.remove(self)
+            detach(self)
         }
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A disposable that stands for another one which only exists later.
 ///
 /// Use it when a callback may want to cancel its own subscription before
@@ -17,23 +19,24 @@
 /// subscription does not exist and cannot be stopped, so a callback that
 /// must ignore the rest of a replay keeps its own "done" flag.
 public final class SingleAssignmentDisposable: Disposable, @unchecked Sendable {
-    // Safe to share: `state` is only touched under its lock, and the inner
-    // disposable is disposed after releasing it.
-    private enum State {
-        case waiting
-        case assigned(Disposable)
-        case disposed(assigned: Bool)
-    }
+    // Safe to share: `assigned` is written once, before `state` publishes it
+    // (release), and only read after `state` says it was published
+    // (acquire); every transition of `state` is atomic.
+    private static let waiting = 0
+    private static let holding = 1
+    private static let disposedEarly = 2
+    private static let finished = 3
 
-    private let state = LockedValue(State.waiting)
+    private let state = Atomic<Int>(SingleAssignmentDisposable.waiting)
+    @exclusivity(unchecked) private var assigned: Disposable?
 
     /// Creates an empty, undisposed slot.
     public init() {}
 
     /// Whether ``dispose()`` has been called.
     public var isDisposed: Bool {
-        if case .disposed = state.value { return true }
-        return false
+        let current = state.load(ordering: .acquiring)
+        return current == Self.disposedEarly || current == Self.finished
     }
 
     /// Fills the slot.
@@ -44,37 +47,52 @@ public final class SingleAssignmentDisposable: Disposable, @unchecked Sendable {
     /// - Parameter disposable: The disposable this slot stands for. Setting a
     ///   second one is a programmer error.
     public func setDisposable(_ disposable: Disposable) {
-        let disposeNow = state.modify { state -> Bool in
-            switch state {
-            case .waiting:
-                state = .assigned(disposable)
-                return false
-            case .disposed(assigned: false):
-                state = .disposed(assigned: true)
-                return true
-            case .assigned, .disposed(assigned: true):
-                preconditionFailure("SingleAssignmentDisposable.setDisposable(_:) may only be called once")
-            }
-        }
-        if disposeNow {
-            disposable.dispose()
-        }
+        assigned = disposable
+        let (exchanged, original) = state.compareExchange(
+            expected: Self.waiting,
+            desired: Self.holding,
+            ordering: .acquiringAndReleasing
+        )
+        if exchanged { return }
+        precondition(
+            original == Self.disposedEarly,
+            "SingleAssignmentDisposable.setDisposable(_:) may only be called once"
+        )
+        state.store(Self.finished, ordering: .releasing)
+        assigned = nil
+        disposable.dispose()
     }
 
     /// Disposes the assigned disposable, or the one assigned later.
     public func dispose() {
-        let assigned = state.modify { state -> Disposable? in
-            switch state {
-            case .waiting:
-                state = .disposed(assigned: false)
-                return nil
-            case .assigned(let disposable):
-                state = .disposed(assigned: true)
-                return disposable
-            case .disposed:
-                return nil
+        var current = state.load(ordering: .acquiring)
+        while true {
+            switch current {
+            case Self.waiting:
+                let (exchanged, original) = state.compareExchange(
+                    expected: current,
+                    desired: Self.disposedEarly,
+                    ordering: .acquiringAndReleasing
+                )
+                if exchanged { return }
+                current = original
+            case Self.holding:
+                let (exchanged, original) = state.compareExchange(
+                    expected: current,
+                    desired: Self.finished,
+                    ordering: .acquiringAndReleasing
+                )
+                guard exchanged else {
+                    current = original
+                    continue
+                }
+                let disposable = assigned
+                assigned = nil
+                disposable?.dispose()
+                return
+            default:
+                return
             }
         }
-        assigned?.dispose()
     }
 }

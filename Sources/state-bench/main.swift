@@ -4,9 +4,11 @@ import Foundation
 // Run it in release mode: `swift run -c release state-bench`.
 
 let usage = """
-    Usage: state-bench [--scenario S1|S2|S3|S4|S5|M1]... [--quick] [--json] [--help]
+    Usage: state-bench [--scenario S1|S2|S3|S4|S5|M1]... [--flavour NAME]... [--quick] [--json] [--help]
 
       --scenario NAME  run only this scenario (repeatable); all by default
+      --flavour NAME   run only this flavour (reactor, ducks, receiver, delta;
+                       repeatable); the baseline always runs
       --quick          a tenth of the work: a smoke test of correctness, not speed
       --json           one JSON object per measured case, in an array
       --help           show this help
@@ -21,6 +23,7 @@ if arguments.first == M1.childFlag, arguments.count == 3, let scale = Int(argume
 }
 
 var scenarios: [String] = []
+var flavours: [String] = []
 var quick = false
 var json = false
 var remaining = arguments[...]
@@ -31,6 +34,14 @@ while let argument = remaining.popFirst() {
     case "--help":
         print(usage)
         exit(0)
+    case "--flavour":
+        guard let name = remaining.popFirst(), ["reactor", "ducks", "receiver", "delta"].contains(name) else {
+            FileHandle.standardError.write(
+                Data("state-bench: error: --flavour needs one of reactor, ducks, receiver, delta\n\n\(usage)\n".utf8)
+            )
+            exit(2)
+        }
+        flavours.append(name)
     case "--scenario":
         guard let name = remaining.popFirst(), ["S1", "S2", "S3", "S4", "S5", "M1"].contains(name) else {
             FileHandle.standardError.write(
@@ -67,7 +78,11 @@ for scenario in scenarios {
         memory = ["baseline", "receiver"].map { ($0, M1.measure(flavour: $0, scale: scale)) }
         continue
     }
-    var measured = cases.map { measure($0) }
+    let selected = cases.filter { benchCase in
+        benchCase.flavour == "baseline" || flavours.isEmpty
+            || flavours.contains { benchCase.flavour == $0 || benchCase.flavour.hasPrefix($0 + ".") }
+    }
+    var measured = selected.map { measure($0) }
     for index in measured.indices {
         let baseline = measured.first {
             $0.flavour == "baseline" && $0.variant == measured[index].variant
