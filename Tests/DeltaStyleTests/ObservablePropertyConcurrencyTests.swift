@@ -1,4 +1,5 @@
 import Observation
+import TestSupport
 import Testing
 
 @testable import DeltaStyle
@@ -26,16 +27,11 @@ struct ObservablePropertyConcurrencyTests {
         }
         #expect(property.registry.count == 0, "dropping the iterator ended the subscription")
 
-        let (started, signal) = AsyncStream.makeStream(of: Void.self)
-        let task = Task {
-            for await _ in property.values { signal.yield() }
-        }
-        while property.registry.count == 0 { await Task.yield() }
-        property.value = 2
-        var signals = started.makeAsyncIterator()
-        _ = await signals.next()
-        task.cancel()
-        await task.value
+        await cancelLoopAfterFirstValue(
+            over: { property.values },
+            isSubscribed: { property.registry.count == 1 },
+            send: { property.value = 2 }
+        )
         #expect(property.registry.count == 0)
     }
 

@@ -1,4 +1,5 @@
 import Observation
+import TestSupport
 import Testing
 
 @testable import DucksStyle
@@ -25,14 +26,7 @@ struct StoreConcurrencyTests {
         }
         #expect(store.registry.count == 0)
 
-        let (started, signal) = AsyncStream.makeStream(of: Void.self)
-        let task = Task {
-            for await _ in store.states { signal.yield() }
-        }
-        var signals = started.makeAsyncIterator()
-        _ = await signals.next()
-        task.cancel()
-        await task.value
+        await cancelLoopAfterFirstValue(over: { store.states })
         #expect(store.registry.count == 0)
     }
 

@@ -1,4 +1,5 @@
 import Observation
+import TestSupport
 import Testing
 
 @testable import ReactorStyle
@@ -31,14 +32,7 @@ struct CoreConcurrencyTests {
     @Test("cancelling the consuming task removes the subscription")
     func cancellationReleases() async {
         let core = Core(state: Counter())
-        let (firstState, signal) = AsyncStream.makeStream(of: Void.self)
-        let task = Task {
-            for await _ in core.states { signal.yield() }
-        }
-        var signals = firstState.makeAsyncIterator()
-        _ = await signals.next()
-        task.cancel()
-        await task.value
+        await cancelLoopAfterFirstValue(over: { core.states })
         #expect(core.subscribers.count == 0)
     }
 

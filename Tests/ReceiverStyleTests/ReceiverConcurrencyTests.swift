@@ -1,4 +1,5 @@
 import Observation
+import TestSupport
 import Testing
 
 @testable import ReceiverStyle
@@ -33,14 +34,7 @@ struct ReceiverConcurrencyTests {
         }
         #expect(receiver.registry.count == 0)
 
-        let (started, signal) = AsyncStream.makeStream(of: Void.self)
-        let task = Task {
-            for await _ in receiver.values { signal.yield() }
-        }
-        var signals = started.makeAsyncIterator()
-        _ = await signals.next()
-        task.cancel()
-        await task.value
+        await cancelLoopAfterFirstValue(over: { receiver.values })
         #expect(receiver.registry.count == 0)
     }
 

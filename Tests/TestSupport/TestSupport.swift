@@ -57,3 +57,25 @@ package func waitFor(
 
 /// Requires, at compile time, that `value` is `Sendable`.
 package func requireSendable<T: Sendable>(_ value: T) {}
+
+/// Runs a `for await` loop over `values()` in a task until it has received
+/// one value, then cancels the task and waits for it to end.
+///
+/// For change-only sources, `isSubscribed` says when the loop has
+/// subscribed, and `send` then makes the first value.
+package func cancelLoopAfterFirstValue<Element: Sendable>(
+    over values: @escaping @Sendable () -> ObservedValues<Element>,
+    isSubscribed: () -> Bool = { true },
+    send: () -> Void = {}
+) async {
+    let (received, signal) = AsyncStream.makeStream(of: Void.self)
+    let task = Task {
+        for await _ in values() { signal.yield() }
+    }
+    while !isSubscribed() { await Task.yield() }
+    send()
+    var signals = received.makeAsyncIterator()
+    _ = await signals.next()
+    task.cancel()
+    await task.value
+}
