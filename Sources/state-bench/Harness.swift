@@ -2,9 +2,9 @@ import Synchronization
 
 /// What a listener does in every case: count and sum what it receives.
 final class Tally: @unchecked Sendable {
-    // Only touched by the thread delivering to this listener (delivery is
-    // serialised in every flavour; S5, which has several senders, uses
-    // `AtomicTally`).
+    // Safe to share: only touched by the thread delivering to this listener
+    // (delivery is serialised in every flavour; S5, which has several
+    // senders, uses `AtomicTally`).
     @exclusivity(unchecked) var count = 0
     @exclusivity(unchecked) var sum = 0
 

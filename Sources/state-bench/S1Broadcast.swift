@@ -23,7 +23,7 @@ enum S1 {
     }
 
     final class Subscriber: ReactorStyle.Subscriber, @unchecked Sendable {
-        // Only touched by the core's deliveries, one at a time.
+        // Safe to share: only touched by the core's deliveries, one at a time.
         let tally = Tally()
         func update(with state: Value) { tally.take(state.value) }
     }

@@ -188,6 +188,7 @@ class DucksHarness<StateType: State & Sendable, Snapshot: Equatable & Sendable>:
 final class DucksCounterHarness: DucksHarness<DucksScenarios.Counter, CounterSnapshot>, Harness,
     @unchecked Sendable
 {
+    // Safe to share: adds only immutable, thread-safe state to its base.
     init() {
         super.init(store: Store(reducer: DucksScenarios.CounterReducer(), state: DucksScenarios.Counter())) {
             CounterSnapshot(value: $0.value)
@@ -206,6 +207,7 @@ final class DucksCounterHarness: DucksHarness<DucksScenarios.Counter, CounterSna
 final class DucksSessionHarness: DucksHarness<DucksScenarios.AppState, SessionSnapshot>, Harness,
     @unchecked Sendable
 {
+    // Safe to share: adds only immutable, thread-safe state to its base.
     init(effects: Scheduler, tick: Duration) {
         let store = Store(
             reducer: DucksScenarios.AppReducer(),

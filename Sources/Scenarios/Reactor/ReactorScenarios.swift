@@ -117,6 +117,7 @@ class ReactorHarness<StateType: State & Sendable, Snapshot: Equatable & Sendable
 final class ReactorCounterHarness: ReactorHarness<ReactorScenarios.Counter, CounterSnapshot>, Harness,
     @unchecked Sendable
 {
+    // Safe to share: adds only immutable, thread-safe state to its base.
     init() {
         super.init(state: ReactorScenarios.Counter()) { CounterSnapshot(value: $0.value) }
     }
@@ -133,6 +134,7 @@ final class ReactorCounterHarness: ReactorHarness<ReactorScenarios.Counter, Coun
 final class ReactorSessionHarness: ReactorHarness<ReactorScenarios.Session, SessionSnapshot>, Harness,
     @unchecked Sendable
 {
+    // Safe to share: adds only immutable, thread-safe state to its base.
     private let effects: Scheduler
     private let tick: Duration
 

@@ -69,6 +69,7 @@ class ReceiverHarness<Step: Sendable, Snapshot: Equatable & Sendable>: @unchecke
 }
 
 final class ReceiverCounterHarness: ReceiverHarness<CounterInput, CounterSnapshot>, Harness, @unchecked Sendable {
+    // Safe to share: adds only immutable, thread-safe state to its base.
     init() {
         super.init(initial: CounterFixture.initial, apply: ReceiverScenarios.apply)
     }
@@ -81,6 +82,7 @@ final class ReceiverCounterHarness: ReceiverHarness<CounterInput, CounterSnapsho
 final class ReceiverSessionHarness: ReceiverHarness<ReceiverScenarios.SessionStep, SessionSnapshot>, Harness,
     @unchecked Sendable
 {
+    // Safe to share: adds only immutable, thread-safe state to its base.
     private let effects: Scheduler
     private let tick: Duration
     /// The running loading effect, to cancel.
