@@ -160,7 +160,9 @@ struct QueueSchedulerTests {
         let scheduler = QueueScheduler(label: "state-core.tests.delay", qos: .userInitiated)
         let log = Recorder<String>()
         let done = DispatchSemaphore(value: 0)
-        scheduler.schedule(after: .milliseconds(20)) {
+        // Long enough that even a loaded machine schedules the undelayed
+        // work first; the test waits for the delayed work either way.
+        scheduler.schedule(after: .milliseconds(250)) {
             log.append("delayed")
             done.signal()
         }
@@ -252,7 +254,7 @@ struct SerialSchedulerTests {
         let done = DispatchSemaphore(value: 0)
         let cancelled = scheduler.schedule(after: .seconds(30)) { log.append("cancelled") }
         cancelled.dispose()
-        scheduler.schedule(after: .milliseconds(5)) {
+        scheduler.schedule(after: .milliseconds(250)) {
             log.append("delayed")
             done.signal()
         }
