@@ -55,6 +55,9 @@ open class Store<State: StateType>: StoreType {
     /// The runtime's conformance check is costly, and its answer never
     /// changes. Only touched in the store's order (one dispatch at a time).
     @usableFromInline @exclusivity(unchecked) var ignorableTypes: [ObjectIdentifier: Bool] = [:]
+    /// The last action type looked up, and its answer: consecutive actions
+    /// are often of one type, and this spares hashing.
+    @usableFromInline @exclusivity(unchecked) var lastActionType: (type: ObjectIdentifier, ignorable: Bool)?
 
     /// The state after every action reduced so far, including ignorable ones.
     public var currentState: State { current.value }
@@ -184,9 +187,15 @@ open class Store<State: StateType>: StoreType {
     @inlinable
     func isIgnorable(_ action: Action) -> Bool {
         let type = ObjectIdentifier(Swift.type(of: action))
-        if let known = ignorableTypes[type] { return known }
-        let ignorable = action is IgnorableAction
-        ignorableTypes[type] = ignorable
+        if let last = lastActionType, last.type == type { return last.ignorable }
+        let ignorable: Bool
+        if let known = ignorableTypes[type] {
+            ignorable = known
+        } else {
+            ignorable = action is IgnorableAction
+            ignorableTypes[type] = ignorable
+        }
+        lastActionType = (type, ignorable)
         return ignorable
     }
 }
