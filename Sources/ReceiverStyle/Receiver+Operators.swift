@@ -16,7 +16,13 @@ extension Receiver {
     func derive<Derived>(
         _ forward: @escaping (Wave, Receiver<Derived>.Transmitter, Disposable) -> Void
     ) -> Receiver<Derived> {
-        let (transmitter, derived) = Receiver<Derived>.make(with: strategy.converted(to: Derived.self))
+        // The derived receiver is only sent to from this receiver's
+        // deliveries, so it shares their delivery lock.
+        let derived = Receiver<Derived>(
+            strategy: strategy.converted(to: Derived.self),
+            registry: ObserverRegistry(sharingDelivery: registry.delivery)
+        )
+        let transmitter = Receiver<Derived>.Transmitter(derived)
         let upstream = SingleAssignmentDisposable()
         upstream.setDisposable(listen { wave in forward(wave, transmitter, upstream) })
         return derived

@@ -49,13 +49,14 @@ public final class Receiver<Wave> {
     public typealias Handler = (Wave) -> Void
 
     @usableFromInline let strategy: Strategy
-    @usableFromInline let registry = ObserverRegistry<Wave>()
+    @usableFromInline let registry: ObserverRegistry<Wave>
     /// The replay buffer: nil for a hot receiver, which replays nothing.
     @usableFromInline let history: LockedValue<ReplayBuffer<Wave>>?
 
     @usableFromInline
-    init(strategy: Strategy) {
+    init(strategy: Strategy, registry: ObserverRegistry<Wave> = ObserverRegistry()) {
         self.strategy = strategy
+        self.registry = registry
         history = strategy.replayLimit.map { LockedValue(ReplayBuffer(limit: $0)) }
     }
 

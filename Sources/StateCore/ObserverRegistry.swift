@@ -63,12 +63,35 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
 
     /// The serialisation of this registry's deliveries; flavours use it to
     /// keep their own state in step with the delivery order.
-    @usableFromInline package let delivery = DeliveryLock()
+    @usableFromInline package let delivery: DeliveryLock
     @usableFromInline let entriesLock = Lock()
     @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<Entry> = []
+    /// Whether this registry shares another registry's delivery lock: it is
+    /// only ever sent to from inside that registry's deliveries.
+    @usableFromInline let sharesDelivery: Bool
+    /// Whether this registry's handlers are running; only touched by the
+    /// delivery lock's holder.
+    @usableFromInline @exclusivity(unchecked) var isDelivering = false
 
     /// Creates a registry with no handlers.
-    public init() {}
+    public init() {
+        delivery = DeliveryLock()
+        sharesDelivery = false
+    }
+
+    /// Creates a registry that is only ever sent to from inside the
+    /// deliveries of the source that owns `delivery` (a derived stream, such
+    /// as an operator's output), and shares that source's delivery lock.
+    ///
+    /// A send from inside the source's delivery is delivered at once instead
+    /// of being queued behind it; a send from inside this registry's own
+    /// handlers is still queued. Other threads wait for the source's
+    /// delivery, exactly as for the source itself.
+    @usableFromInline
+    package init(sharingDelivery delivery: DeliveryLock) {
+        self.delivery = delivery
+        sharesDelivery = true
+    }
 
     /// The number of handlers currently registered.
     ///
@@ -91,7 +114,11 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     @inlinable
     public func send(_ value: Value) {
         if delivery.isHeldByCurrentThread {
-            delivery.enqueue { self.deliver(value) }
+            if sharesDelivery && !isDelivering {
+                deliver(value)
+            } else {
+                delivery.enqueue { self.deliver(value) }
+            }
         } else {
             delivery.withDelivery { deliver(value) }
         }
@@ -118,7 +145,11 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     public func send(_ value: Value, record: (Value) -> Void) {
         if delivery.isHeldByCurrentThread {
             record(value)
-            delivery.enqueue { self.deliver(value) }
+            if sharesDelivery && !isDelivering {
+                deliver(value)
+            } else {
+                delivery.enqueue { self.deliver(value) }
+            }
         } else {
             delivery.withDelivery {
                 record(value)
@@ -186,9 +217,11 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         entriesLock.lock()
         let current = entries
         entriesLock.unlock()
+        isDelivering = true
         for entry in current where !entry.subscription.isDisposed {
             entry.handler(value)
         }
+        isDelivering = false
     }
 
     /// Replays `values` to a new entry, then lets it take part in deliveries.
@@ -196,6 +229,8 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// Runs while holding ``delivery``.
     @usableFromInline
     func activate(_ entry: Entry, replaying values: [Value]) {
+        isDelivering = true
+        defer { isDelivering = false }
         for value in values {
             guard !entry.subscription.isDisposed else { return }
             entry.handler(value)

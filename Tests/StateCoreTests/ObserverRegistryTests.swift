@@ -456,3 +456,59 @@ struct ObserverRegistryTests {
         #expect(registry.count == standing.count)
     }
 }
+
+@Suite("ObserverRegistry sharing its source's delivery")
+struct SharedDeliveryTests {
+    @Test("a derived registry delivers at once inside its source's delivery, and queues its own re-entrant sends")
+    func directInsideSourceQueuedInsideItself() {
+        let source = ObserverRegistry<Int>()
+        let derived = ObserverRegistry<Int>(sharingDelivery: source.delivery)
+        let log = Recorder<String>()
+        source.add { value in
+            log.append("source \(value)")
+            derived.send(value * 10)
+            log.append("source \(value) done")
+        }
+        derived.add { value in
+            log.append("derived \(value)")
+            if value == 10 { derived.send(11) }
+        }
+        derived.add { value in log.append("derived' \(value)") }
+        source.send(1)
+        #expect(
+            log.values == [
+                "source 1", "derived 10", "derived' 10", "source 1 done",
+                "derived 11", "derived' 11",
+            ]
+        )
+    }
+
+    @Test("dispose() of a derived handler on another thread waits for the source's delivery")
+    func crossThreadDisposeWaits() {
+        let source = ObserverRegistry<Int>()
+        let derived = ObserverRegistry<Int>(sharingDelivery: source.delivery)
+        let entered = DispatchSemaphore(value: 0)
+        let disposeReturned = DispatchSemaphore(value: 0)
+        let returnedDuringDelivery = LockedValue<Bool?>(nil)
+        source.add { value in
+            derived.send(value)
+            entered.signal()
+            // As for a single registry: this bounded wait can only succeed if
+            // dispose() returned in the middle of the source's delivery.
+            let early = disposeReturned.wait(timeout: .now() + .milliseconds(200)) == .success
+            returnedDuringDelivery.modify { $0 = early }
+        }
+        let handler = derived.add { _ in }
+        let sent = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            source.send(1)
+            sent.signal()
+        }
+        waitFor(entered)
+        handler.dispose()
+        disposeReturned.signal()
+        waitFor(sent)
+        #expect(returnedDuringDelivery.value == false)
+        #expect(derived.count == 0)
+    }
+}
