@@ -254,29 +254,7 @@ struct ObserverRegistryTests {
     @Test("dispose() on another thread does not return while a delivery is running")
     func crossThreadDisposeWaitsForDelivery() {
         let registry = ObserverRegistry<Int>()
-        let entered = DispatchSemaphore(value: 0)
-        let disposeReturned = DispatchSemaphore(value: 0)
-        let returnedDuringDelivery = LockedValue<Bool?>(nil)
-        registry.add { _ in
-            entered.signal()
-            // A correct registry keeps dispose() waiting until this delivery
-            // ends, so this bounded wait always times out; it can only
-            // succeed if dispose() returned in the middle of the delivery.
-            let early = disposeReturned.wait(timeout: .now() + .milliseconds(200)) == .success
-            returnedDuringDelivery.modify { $0 = early }
-        }
-        let later = registry.add { _ in }
-        let sent = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            registry.send(1)
-            sent.signal()
-        }
-        waitFor(entered)
-        later.dispose()
-        disposeReturned.signal()
-        waitFor(sent)
-        #expect(returnedDuringDelivery.value == false)
-        #expect(registry.count == 1)
+        expectDisposeWaitsForDelivery(of: registry, disposing: registry)
     }
 
     @Test("a disposed handler is released, and a handler disposed mid-delivery once the delivery ends")
@@ -487,28 +465,41 @@ struct SharedDeliveryTests {
     func crossThreadDisposeWaits() {
         let source = ObserverRegistry<Int>()
         let derived = ObserverRegistry<Int>(sharingDelivery: source.delivery)
-        let entered = DispatchSemaphore(value: 0)
-        let disposeReturned = DispatchSemaphore(value: 0)
-        let returnedDuringDelivery = LockedValue<Bool?>(nil)
-        source.add { value in
-            derived.send(value)
-            entered.signal()
-            // As for a single registry: this bounded wait can only succeed if
-            // dispose() returned in the middle of the source's delivery.
-            let early = disposeReturned.wait(timeout: .now() + .milliseconds(200)) == .success
-            returnedDuringDelivery.modify { $0 = early }
-        }
-        let handler = derived.add { _ in }
-        let sent = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            source.send(1)
-            sent.signal()
-        }
-        waitFor(entered)
-        handler.dispose()
-        disposeReturned.signal()
-        waitFor(sent)
-        #expect(returnedDuringDelivery.value == false)
-        #expect(derived.count == 0)
+        source.add { derived.send($0) }
+        expectDisposeWaitsForDelivery(of: source, disposing: derived)
     }
+}
+
+/// Checks that disposing a handler of `target` from another thread does not
+/// return while `source` is delivering (`target` is `source`, or shares its
+/// delivery lock).
+private func expectDisposeWaitsForDelivery(
+    of source: ObserverRegistry<Int>,
+    disposing target: ObserverRegistry<Int>,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let entered = DispatchSemaphore(value: 0)
+    let disposeReturned = DispatchSemaphore(value: 0)
+    let returnedDuringDelivery = LockedValue<Bool?>(nil)
+    source.add { _ in
+        entered.signal()
+        // A correct registry keeps dispose() waiting until this delivery
+        // ends, so this bounded wait always times out; it can only succeed
+        // if dispose() returned in the middle of the delivery.
+        let early = disposeReturned.wait(timeout: .now() + .milliseconds(200)) == .success
+        returnedDuringDelivery.modify { $0 = early }
+    }
+    let countBefore = target.count
+    let handler = target.add { _ in }
+    let sent = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+        source.send(1)
+        sent.signal()
+    }
+    waitFor(entered, sourceLocation: sourceLocation)
+    handler.dispose()
+    disposeReturned.signal()
+    waitFor(sent, sourceLocation: sourceLocation)
+    #expect(returnedDuringDelivery.value == false, sourceLocation: sourceLocation)
+    #expect(target.count == countBefore, sourceLocation: sourceLocation)
 }
