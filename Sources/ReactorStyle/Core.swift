@@ -12,10 +12,11 @@ import Dispatch
 ///
 /// ## Ordering
 ///
-/// The core runs its work (events, commands, adding subscribers) as jobs on
-/// a StateCore `SerialScheduler`: one at a time, in the order they were
-/// requested, on the requesting thread when the core is idle (no thread
-/// hop), otherwise on the thread already running jobs. So:
+/// The core runs its work (events, commands, adding subscribers) as typed
+/// jobs on StateCore's serial job queue (the mechanism behind
+/// `SerialScheduler`): one at a time, in the order they were requested, on
+/// the requesting thread when the core is idle (no thread hop), otherwise on
+/// the thread already running jobs. So:
 /// - events are applied one at a time, in the order fired; after each,
 ///   the middlewares see the event and the new state, then every subscriber
 ///   is sent the new state (or its selected part);
