@@ -137,8 +137,7 @@ final class DeltaSessionHarness: Harness, Sendable {
     private let store = DeltaScenarios.SessionStore(state: ObservableProperty(DeltaScenarios.Session()))
     private let effects: Scheduler
     private let tick: Duration
-    /// The running loading effect, to cancel.
-    private let loading = LockedValue<Disposable?>(nil)
+    private let loading = RunningEffect()
 
     init(effects: Scheduler, tick: Duration) {
         self.effects = effects
@@ -153,9 +152,9 @@ final class DeltaSessionHarness: Harness, Sendable {
         switch input {
         case .logIn:
             let effect = store.dispatch(DeltaScenarios.LogIn(store: store, scheduler: effects, tick: tick))
-            loading.modify { $0 = effect }
+            loading.replace(with: effect)
         case .cancel:
-            loading.modify { $0 }?.dispose()
+            loading.cancel()
             store.dispatch(DeltaScenarios.CancelLoading())
         case .logOut:
             store.dispatch(DeltaScenarios.LogOut())

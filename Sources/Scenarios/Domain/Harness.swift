@@ -64,3 +64,27 @@ package final class Trace<Element: Sendable>: Sendable {
 
     package var values: [Element] { storage.value }
 }
+
+/// The effect a harness is running (the session's loading), to cancel.
+///
+/// Starting a new effect cancels the one before, so an effect never
+/// outlives its replacement.
+final class RunningEffect: Sendable {
+    private let current = LockedValue<Disposable?>(nil)
+
+    /// Makes `effect` the running effect, cancelling the previous one.
+    func replace(with effect: Disposable) {
+        current.modify { running in
+            defer { running = effect }
+            return running
+        }?.dispose()
+    }
+
+    /// Cancels the running effect, if any.
+    func cancel() {
+        current.modify { running in
+            defer { running = nil }
+            return running
+        }?.dispose()
+    }
+}

@@ -85,8 +85,7 @@ final class ReceiverSessionHarness: ReceiverHarness<ReceiverScenarios.SessionSte
     // Safe to share: adds only immutable, thread-safe state to its base.
     private let effects: Scheduler
     private let tick: Duration
-    /// The running loading effect, to cancel.
-    private let loading = LockedValue<Disposable?>(nil)
+    private let loading = RunningEffect()
 
     init(effects: Scheduler, tick: Duration) {
         self.effects = effects
@@ -107,9 +106,9 @@ final class ReceiverSessionHarness: ReceiverHarness<ReceiverScenarios.SessionSte
                 return false
             }
             // end-central-step
-            loading.modify { $0 = effect }
+            loading.replace(with: effect)
         case .cancel:
-            loading.modify { $0 }?.dispose()
+            loading.cancel()
         case .logOut:
             break
         }
