@@ -9,7 +9,9 @@ extension ObservableProperty where ValueType: Sendable {
     /// ```
     ///
     /// Every value is kept in order until the loop reads it; breaking out of
-    /// the loop or cancelling its task unsubscribes at once.
+    /// the loop or cancelling its task unsubscribes (as StateCore's
+    /// `ObservedValues` says), and no value set after the cancellation
+    /// reaches the loop.
     public var values: ObservedValues<ValueType> {
         values(bufferingPolicy: .unbounded)
     }
@@ -23,7 +25,7 @@ extension ObservableProperty where ValueType: Sendable {
     public func values(
         bufferingPolicy policy: AsyncStream<ValueType>.Continuation.BufferingPolicy
     ) -> ObservedValues<ValueType> {
-        ObservedValues(bufferingPolicy: policy) { sink in self.subscribe(sink.yield) }
+        source.values(replaying: false, bufferingPolicy: policy)
     }
 
     /// An `Observable` model holding the property's value, for SwiftUI or
@@ -38,10 +40,6 @@ extension ObservableProperty where ValueType: Sendable {
     ///   default.
     /// - Returns: The model.
     public func observed(on scheduler: Scheduler = QueueScheduler.main) -> ObservedState<ValueType> {
-        // Replaying the value at subscription closes the gap between reading
-        // the initial value and subscribing.
-        ObservedState(initial: value, on: scheduler) { handler in
-            self.registry.add(replaying: { [self.storage.value] }, handler)
-        }
+        source.observed(on: scheduler)
     }
 }

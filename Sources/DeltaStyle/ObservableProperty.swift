@@ -14,23 +14,24 @@
 ///
 /// ## Threads and ordering
 ///
-/// A property is safe to read, set and subscribe to from any thread. It
-/// delivers through StateCore's `ObserverRegistry`:
-/// - notifications follow the order of the sets (and dispatches), so the last
-///   one delivered carries the final value; callbacks of one property never
-///   run at the same time;
-/// - a set has notified every subscriber when it returns, on the setting
+/// A property is safe to read, set and subscribe to from any thread. It is
+/// a StateCore state source: its value changes only in delivery order.
+/// - Notifications follow the order of the sets (and dispatches), and the
+///   value changes exactly when its notification starts, so the last value
+///   delivered is always the value a reader sees once notifications have
+///   drained; callbacks of one property never run at the same time.
+/// - A set has notified every subscriber when it returns, on the setting
 ///   thread (a set from another thread during a notification waits its
-///   turn);
-/// - a callback may set the property, subscribe or dispose: a value set from
-///   inside a callback takes effect at once (reads see it) and is announced
-///   after the current one has reached every subscriber, never recursively;
-///   a subscriber added inside a callback does not hear the value being
-///   delivered;
-/// - ``apply(_:)`` (the store's dispatch) reduces and stores in one atomic
-///   step, so concurrent dispatches lose nothing; `reduce` may read
-///   ``value``, and a dispatch made while `reduce` runs is applied after the
-///   current one.
+///   turn).
+/// - A callback may set the property, dispatch, subscribe or dispose. A set
+///   or dispatch made inside a callback (or inside an action's `reduce`) is
+///   queued: it takes effect, and is announced, after the current value has
+///   reached every subscriber, never recursively; until then ``value``
+///   still reads the value being delivered. A subscriber added inside a
+///   callback does not hear the value being delivered.
+/// - ``apply(_:)`` (the store's dispatch) reduces and stores in one step of
+///   the delivery order, so concurrent dispatches lose nothing; `reduce` may
+///   read ``value``.
 ///
 /// Callbacks are plain closures, called on the thread that set the value.
 /// A disposed subscription releases its callback and does not keep the
@@ -42,24 +43,25 @@ public final class ObservableProperty<ValueType> {
     /// The type of the callbacks that observe a property.
     public typealias CallbackType = (ValueType) -> Void
 
-    @usableFromInline let registry = ObserverRegistry<ValueType>()
-    @usableFromInline let storage: LockedValue<ValueType>
+    @usableFromInline let source: StateSource<CurrentValue<ValueType>>
 
     /// Creates a property holding `value`.
     ///
     /// - Parameter value: The initial value. It is not announced.
     public init(_ value: ValueType) {
-        storage = LockedValue(value)
+        source = StateSource(value: value)
     }
 
     /// The current value; setting it notifies every subscriber with the new
     /// value.
+    ///
+    /// Set from inside a callback, the new value takes effect (and is
+    /// announced) after the value being delivered has reached every
+    /// subscriber.
     @inlinable
     public var value: ValueType {
-        get { storage.value }
-        set {
-            registry.send(newValue) { value in storage.modify { $0 = value } }
-        }
+        get { source.currentValue() }
+        set { source.send(newValue) }
     }
 
     /// Registers `callback` to be called with each new value.
@@ -76,36 +78,26 @@ public final class ObservableProperty<ValueType> {
     @inlinable
     @discardableResult
     public func subscribe(_ callback: @escaping CallbackType) -> Disposable {
-        registry.add(callback)
+        source.add(replaying: false, callback)
     }
 }
 
 extension ObservableProperty: ObservablePropertyType {
-    /// Replaces the value with `action.reduce(state: value)` in one atomic
-    /// step, and notifies every subscriber.
+    /// Replaces the value with `action.reduce(state: value)` in one step of
+    /// the property's delivery order, and notifies every subscriber.
     ///
     /// Dispatches from several threads are applied one at a time, each on
-    /// the result of the one before, so none is lost. `reduce` runs on the
-    /// calling thread without holding the property's value lock, so it may
-    /// read ``value``. A dispatch made on the same thread while `reduce` or
-    /// a callback runs is queued and applied after the current one.
+    /// the result of the one before, so none is lost. `reduce` runs without
+    /// holding the property's value lock, so it may read ``value``. A
+    /// dispatch or set made on the same thread while `reduce` or a callback
+    /// runs is queued and applied after the current one.
     ///
     /// - Parameter action: The action whose `reduce` computes the new value.
     @inlinable
     public func apply<Action: ActionType>(_ action: Action) where Action.StateValueType == ValueType {
-        if registry.delivery.isHeldByCurrentThread {
-            registry.delivery.enqueue { self.applyInOrder(action) }
-        } else {
-            registry.delivery.withDelivery { applyInOrder(action) }
+        source.inOrder((source, action)) { source, action in
+            source.publish(action.reduce(state: source.currentValue()))
         }
-    }
-
-    /// Reduces, stores and announces; runs in the registry's delivery order.
-    @inlinable
-    func applyInOrder<Action: ActionType>(_ action: Action) where Action.StateValueType == ValueType {
-        let reduced = action.reduce(state: storage.value)
-        storage.modify { $0 = reduced }
-        registry.deliver(reduced)
     }
 }
 

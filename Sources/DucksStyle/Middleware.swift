@@ -10,9 +10,15 @@ public protocol MiddlewareType {
     ///   - action: The action.
     ///   - next: Passes an action on to the next middleware, or to the
     ///     reducer after the last one. Call it at most once, now or later,
-    ///     from any thread.
+    ///     from any thread. It never blocks: called inside `on`, it passes
+    ///     the action on at once; called later from a thread that is not
+    ///     running the store's work, it runs the rest of the pipeline there
+    ///     if the store is idle, and otherwise hands it to the thread
+    ///     running the store, which applies it in the store's order (so
+    ///     `on` may wait for a thread that calls `next`).
     /// - Returns: A disposable for the middleware's work, disposed once
-    ///   `next` has been called, or when the store goes away.
+    ///   `next` has been called, or when the store goes away (an action the
+    ///   middleware drops keeps its disposable until then, as in RxDucks).
     func on(_ store: StoreType, action: Action, next: @escaping (Action) -> Void) -> Disposable
 }
 

@@ -1,8 +1,9 @@
 /// One middleware's handling of one action: its `next`, called at most once,
-/// and its disposable, disposed once `next` has been called.
+/// and its disposable, disposed once `next` has been called or when the
+/// store goes away.
 final class MiddlewareStep<State: StateType>: @unchecked Sendable {
     // Safe to share: `progress` is behind its lock; `work` is a thread-safe
-    // disposable; `store` and `index` are immutable.
+    // disposable; `store`, `index` and `id` are immutable.
     private struct Progress {
         /// The thread running the middleware's `on`, until it returns.
         var synchronousThread: UInt?
@@ -13,13 +14,18 @@ final class MiddlewareStep<State: StateType>: @unchecked Sendable {
     /// which then does nothing.
     private weak let store: Store<State>?
     private let index: Int
+    /// This step's key among the store's pending middlewares.
+    private let id: Int
     private let progress: LockedValue<Progress>
     /// The middleware's disposable, assigned when `on` returns.
-    let work = SingleAssignmentDisposable()
+    private let work: SingleAssignmentDisposable
 
     init(store: Store<State>, index: Int) {
         self.store = store
         self.index = index
+        let work = SingleAssignmentDisposable()
+        self.work = work
+        id = store.pending.modify { $0.insert(work) }
         progress = LockedValue(Progress(synchronousThread: currentThreadIdentity()))
     }
 
@@ -35,13 +41,14 @@ final class MiddlewareStep<State: StateType>: @unchecked Sendable {
             Diagnostics.report(.nextCalledTwice(middleware: type(of: store.middlewares[index]), action: action))
             return
         }
-        store.pending.modify { $0[ObjectIdentifier(self)] = nil }
-        work.dispose()
+        finish()
         if synchronous {
             // Still inside the middleware's `on`, in the store's order.
             store.pass(action, from: index + 1)
         } else {
-            store.inOrder { [store, index] in store.pass(action, from: index + 1) }
+            // Never waits: a middleware may be blocking the store's thread
+            // until this thread's work is done.
+            store.source.post((store, action, index + 1)) { store, action, index in store.pass(action, from: index) }
         }
     }
 
@@ -49,6 +56,48 @@ final class MiddlewareStep<State: StateType>: @unchecked Sendable {
     func finishSynchronousPass(returning disposable: Disposable) {
         progress.modify { $0.synchronousThread = nil }
         work.setDisposable(disposable)
+    }
+
+    /// Disposes the middleware's work and forgets it.
+    private func finish() {
+        store?.pending.modify { $0.remove(id) }
+        work.dispose()
+    }
+}
+
+/// The disposables of a store's middlewares that have not passed their
+/// action on, each under a key of its own (never reused), until they do or
+/// the store goes away.
+///
+/// As in RxDucks, an action a middleware drops (never passing it on) keeps
+/// its disposable here until the store goes away.
+@usableFromInline
+struct PendingMiddlewares {
+    private var nextKey = 0
+    private var disposables: [Int: Disposable] = [:]
+
+    @usableFromInline
+    init() {}
+
+    /// Whether no middleware is pending.
+    var isEmpty: Bool { disposables.isEmpty }
+
+    /// Keeps `disposable`; returns its key.
+    mutating func insert(_ disposable: Disposable) -> Int {
+        defer { nextKey += 1 }
+        disposables[nextKey] = disposable
+        return nextKey
+    }
+
+    /// Forgets the disposable under `key`.
+    mutating func remove(_ key: Int) {
+        disposables[key] = nil
+    }
+
+    /// Forgets every disposable, and returns them.
+    mutating func takeAll() -> [Disposable] {
+        defer { disposables = [:] }
+        return Array(disposables.values)
     }
 }
 

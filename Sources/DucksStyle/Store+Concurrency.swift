@@ -9,8 +9,11 @@ extension Store where State: Sendable {
     /// }
     /// ```
     ///
-    /// Every state is kept in order until the loop reads it; breaking out of
-    /// the loop or cancelling its task unsubscribes at once.
+    /// Every state is kept in order until the loop reads it. Breaking out of
+    /// the loop unsubscribes; cancelling its task unsubscribes at once if
+    /// the loop is waiting, else at its next `next()` (see StateCore's
+    /// `ObservedValues`), and no state reduced after the cancellation
+    /// reaches the loop.
     public var states: ObservedValues<State> {
         states(bufferingPolicy: .unbounded)
     }
@@ -22,7 +25,7 @@ extension Store where State: Sendable {
     /// - Returns: The states as an async sequence.
     public func states(bufferingPolicy policy: AsyncStream<State>.Continuation.BufferingPolicy) -> ObservedValues<State>
     {
-        state.values(bufferingPolicy: policy)
+        source.values(replaying: true, bufferingPolicy: policy)
     }
 
     /// An `Observable` model holding the latest state, for SwiftUI or
@@ -37,7 +40,7 @@ extension Store where State: Sendable {
     ///   default.
     /// - Returns: The model.
     public func observed(on scheduler: Scheduler = QueueScheduler.main) -> ObservedState<State> {
-        ObservedState(initial: currentState, on: scheduler) { handler in self.state.subscribe(onNext: handler) }
+        source.observed(on: scheduler)
     }
 }
 
@@ -53,7 +56,7 @@ extension ObservableType where Element: Sendable {
     /// The loop ends when the observable completes or fails (subscribe with
     /// `onError` to see the error). Every element is kept in order until the
     /// loop reads it; breaking out of the loop or cancelling its task
-    /// disposes the subscription at once.
+    /// disposes the subscription (as `ObservedValues` says).
     public var values: ObservedValues<Element> {
         values(bufferingPolicy: .unbounded)
     }

@@ -15,7 +15,8 @@ public protocol StoreType: AnyObject {}
 /// ## Dispatching
 ///
 /// ``dispatch(_:)`` may be called from any thread, and from inside a
-/// middleware or an observer:
+/// middleware or an observer (the store's pipeline runs in the delivery
+/// order of its state, a StateCore state source):
 /// - actions are reduced one at a time, in the order they leave the last
 ///   middleware; none is lost or reduced twice;
 /// - a dispatch on an idle store whose middlewares pass the action on
@@ -41,15 +42,13 @@ public protocol StoreType: AnyObject {}
 open class Store<State: StateType>: StoreType {
     @usableFromInline let reduce: (State, Action) -> State
     @usableFromInline let middlewares: [MiddlewareType]
-    /// The observers of new states; its delivery lock also orders the
+    /// The state and its observers; its delivery order is the order of the
     /// store's whole dispatch pipeline.
-    @usableFromInline let registry: ObserverRegistry<State>
-    /// The state as readers on any thread see it.
-    @usableFromInline let current: LockedValue<State>
+    @usableFromInline let source: StateSource<CurrentValue<State>>
     /// The state as the pipeline sees it; only touched in the store's order.
     @usableFromInline @exclusivity(unchecked) var working: State
     /// The disposables of middlewares that have not passed their action on.
-    @usableFromInline let pending: LockedValue<[ObjectIdentifier: Disposable]>
+    @usableFromInline let pending = LockedValue(PendingMiddlewares())
     /// Whether each action type seen so far is an `IgnorableAction`.
     ///
     /// The runtime's conformance check is costly, and its answer never
@@ -60,20 +59,29 @@ open class Store<State: StateType>: StoreType {
     @usableFromInline @exclusivity(unchecked) var lastActionType: (type: ObjectIdentifier, ignorable: Bool)?
 
     /// The state after every action reduced so far, including ignorable ones.
-    public var currentState: State { current.value }
+    ///
+    /// Safe to read from any thread. It changes in the store's order: read
+    /// from inside an observer, it is the state being delivered (an action
+    /// dispatched there is reduced after the observers have heard it).
+    public var currentState: State { source.currentValue() }
 
     /// The state current when you subscribe, then every new state, except
     /// those produced by an ``IgnorableAction``.
+    ///
+    /// "When you subscribe" is the instant the subscription joins the
+    /// store's order: subscribing from inside an observer or a middleware,
+    /// after a `dispatch` made there, you first receive the state that
+    /// dispatch produced, once.
     public var state: Observable<State> {
-        let (registry, current) = (registry, current)
-        return Observable { observer in registry.add(replaying: { [current.value] }, observer.next) }
+        let source = source
+        return Observable { observer in source.add(replaying: true, observer.next) }
     }
 
     /// Every new state from now on, except those produced by an
     /// ``IgnorableAction``.
     public var newState: Observable<State> {
-        let registry = registry
-        return Observable { observer in registry.add(observer.next) }
+        let source = source
+        return Observable { observer in source.add(replaying: false, observer.next) }
     }
 
     /// A binder that dispatches each action it receives, synchronously, on
@@ -107,14 +115,12 @@ open class Store<State: StateType>: StoreType {
     public init<R: Reducer>(reducer: R, state: State, middlewares: [MiddlewareType]) where R.State == State {
         self.reduce = { state, action in reducer.reduce(state, action: action) }
         self.middlewares = middlewares
-        registry = ObserverRegistry()
-        current = LockedValue(state)
+        source = StateSource(value: state)
         working = state
-        pending = LockedValue([:])
     }
 
     deinit {
-        for disposable in pending.value.values {
+        for disposable in pending.modify({ $0.takeAll() }) {
             disposable.dispose()
         }
     }
@@ -125,23 +131,7 @@ open class Store<State: StateType>: StoreType {
     /// - Parameter action: The action to dispatch.
     @inlinable
     public func dispatch(_ action: Action) {
-        if registry.delivery.isHeldByCurrentThread {
-            registry.delivery.enqueue { self.pass(action, from: 0) }
-        } else {
-            registry.delivery.withDelivery { pass(action, from: 0) }
-        }
-    }
-
-    /// Runs `work` in the store's order.
-    ///
-    /// That is now (after waiting for another thread's work to finish), or,
-    /// from inside the store's own work on this thread, queued behind it.
-    func inOrder(_ work: @escaping () -> Void) {
-        if registry.delivery.isHeldByCurrentThread {
-            registry.delivery.enqueue(work)
-        } else {
-            registry.delivery.withDelivery(work)
-        }
+        source.inOrder((self, action)) { store, action in store.pass(action, from: 0) }
     }
 
     /// Hands `action` to the middleware at `index`, or to the reducer after
@@ -163,7 +153,6 @@ open class Store<State: StateType>: StoreType {
     @usableFromInline
     func passToMiddleware(_ action: Action, at index: Int) {
         let step = MiddlewareStep(store: self, index: index)
-        pending.modify { $0[ObjectIdentifier(step)] = step.work }
         let disposable = middlewares[index].on(self, action: action) { [step] next in step.next(next) }
         step.finishSynchronousPass(returning: disposable)
     }
@@ -174,11 +163,7 @@ open class Store<State: StateType>: StoreType {
     @inlinable
     func reduceAndPublish(_ action: Action) {
         working = reduce(working, action)
-        let reduced = working
-        current.modify { $0 = reduced }
-        if !isIgnorable(action) {
-            registry.deliver(reduced)
-        }
+        source.publish(working, notifying: !isIgnorable(action))
     }
 
     /// Whether `action` is an ``IgnorableAction``, remembered per type.
@@ -200,8 +185,9 @@ open class Store<State: StateType>: StoreType {
     }
 }
 
-// Safe to share when the state is: the state is behind a lock, the pipeline
-// runs in the registry's delivery order, and the middlewares are immutable.
+// Safe to share when the state is: the state source is thread-safe, the
+// pipeline (which alone touches `working` and the type caches) runs in its
+// delivery order, and the middlewares are immutable.
 extension Store: @unchecked Sendable where State: Sendable {}
 
 extension Store {

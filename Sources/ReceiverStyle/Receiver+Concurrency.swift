@@ -9,7 +9,9 @@ extension Receiver where Wave: Sendable {
     /// ```
     ///
     /// Every wave is kept in order until the loop reads it; breaking out of
-    /// the loop or cancelling its task stops listening at once.
+    /// the loop or cancelling its task stops listening (as StateCore's
+    /// `ObservedValues` says), and no wave broadcast after the cancellation
+    /// reaches the loop.
     public var values: ObservedValues<Wave> {
         values(bufferingPolicy: .unbounded)
     }
@@ -20,7 +22,7 @@ extension Receiver where Wave: Sendable {
     ///   keeps only the latest.
     /// - Returns: The waves as an async sequence.
     public func values(bufferingPolicy policy: AsyncStream<Wave>.Continuation.BufferingPolicy) -> ObservedValues<Wave> {
-        ObservedValues(bufferingPolicy: policy) { sink in self.listen(to: sink.yield) }
+        source.values(replaying: true, bufferingPolicy: policy)
     }
 
     /// An `Observable` model holding the latest wave, for SwiftUI or
@@ -35,6 +37,6 @@ extension Receiver where Wave: Sendable {
     ///   - scheduler: Where updates are applied; the main queue by default.
     /// - Returns: The model.
     public func observed(initial: Wave, on scheduler: Scheduler = QueueScheduler.main) -> ObservedState<Wave> {
-        ObservedState(initial: initial, on: scheduler) { handler in self.listen(to: handler) }
+        ObservedState(initial: initial, on: scheduler) { handler in self.source.add(replaying: true, handler) }
     }
 }

@@ -18,10 +18,7 @@ extension Receiver {
     ) -> Receiver<Derived> {
         // The derived receiver is only sent to from this receiver's
         // deliveries, so it shares their delivery lock.
-        let derived = Receiver<Derived>(
-            strategy: strategy.converted(to: Derived.self),
-            registry: ObserverRegistry(sharingDelivery: registry.delivery)
-        )
+        let derived = Receiver<Derived>(strategy: strategy.converted(to: Derived.self), derivedFrom: self)
         let transmitter = Receiver<Derived>.Transmitter(derived)
         let upstream = SingleAssignmentDisposable()
         upstream.setDisposable(listen { wave in forward(wave, transmitter, upstream) })

@@ -40,8 +40,9 @@
 /// ## Memory
 ///
 /// A ``Strategy/hot`` receiver keeps no waves. A ``Strategy/warm(upTo:)``
-/// receiver keeps at most its last *n*; a ``Strategy/cold`` one keeps every
-/// wave it has ever broadcast, for as long as it lives.
+/// receiver keeps at most its last *n*, and lets go of a wave as soon as it
+/// leaves that window; a ``Strategy/cold`` one keeps every wave it has ever
+/// broadcast, for as long as it lives.
 ///
 /// `Receiver` is `Sendable` when `Wave` is.
 public final class Receiver<Wave> {
@@ -49,15 +50,22 @@ public final class Receiver<Wave> {
     public typealias Handler = (Wave) -> Void
 
     @usableFromInline let strategy: Strategy
-    @usableFromInline let registry: ObserverRegistry<Wave>
-    /// The replay buffer: nil for a hot receiver, which replays nothing.
-    @usableFromInline let history: LockedValue<ReplayBuffer<Wave>>?
+    /// The listeners, and the waves kept for replay (none for a hot
+    /// receiver).
+    @usableFromInline let source: StateSource<RecentValues<Wave>>
 
     @usableFromInline
-    init(strategy: Strategy, registry: ObserverRegistry<Wave> = ObserverRegistry()) {
+    init(strategy: Strategy) {
         self.strategy = strategy
-        self.registry = registry
-        history = strategy.replayLimit.map { LockedValue(ReplayBuffer(limit: $0)) }
+        source = StateSource(RecentValues(limit: strategy.replayLimit))
+    }
+
+    /// A receiver only ever broadcast to from inside `upstream`'s deliveries
+    /// (an operator's output): it shares their delivery order.
+    @usableFromInline
+    init<Upstream>(strategy: Strategy, derivedFrom upstream: Receiver<Upstream>) {
+        self.strategy = strategy
+        source = StateSource(RecentValues(limit: strategy.replayLimit), sharingOrderOf: upstream.source)
     }
 
     /// Makes a transmitter and the receiver it broadcasts to.
@@ -85,7 +93,9 @@ public final class Receiver<Wave> {
     ///
     /// A listener added from inside another listener's handler does not hear
     /// the wave being delivered live; on a warm or cold receiver it hears it
-    /// once, through its replay.
+    /// once, through its replay, which is read when the listener joins the
+    /// delivery order (after the waves already queued), so it misses
+    /// nothing, also on an operator's receiver.
     ///
     /// - Parameter handle: Called with each wave, on the broadcasting thread.
     /// - Returns: A disposable that removes the listener. Disposing it
@@ -93,19 +103,12 @@ public final class Receiver<Wave> {
     @inlinable
     @discardableResult
     public func listen(to handle: @escaping (Wave) -> Void) -> Disposable {
-        guard let history else {
-            return registry.add(handle)
-        }
-        return registry.add(replaying: { history.value.elements }, handle)
+        source.add(replaying: true, handle)
     }
 
     @inlinable
     func broadcast(_ wave: Wave) {
-        guard let history else {
-            registry.send(wave)
-            return
-        }
-        registry.send(wave) { wave in history.modify { $0.append(wave) } }
+        source.send(wave)
     }
 }
 
@@ -125,12 +128,13 @@ extension Receiver {
         /// receiver keeps no waves. This is the default.
         case hot
 
-        /// How many past waves to keep, or nil for none at all.
-        var replayLimit: Int? {
+        /// How many past waves to keep.
+        @usableFromInline
+        var replayLimit: Int {
             switch self {
             case .cold: Int.max
             case .warm(let limit): max(limit, 0)
-            case .hot: nil
+            case .hot: 0
             }
         }
 

@@ -17,8 +17,10 @@ public enum Disposables {
     /// Returns a disposable that runs `action` once, on the thread of the
     /// first ``Disposable/dispose()`` call.
     ///
-    /// The action is released as soon as it has run, so a disposed
-    /// disposable keeps nothing it captured alive.
+    /// Every `dispose()` returns only once `action` has run: a call from
+    /// another thread while it runs waits for it (a call from inside
+    /// `action` returns at once). The action is released as soon as it has
+    /// run, so a disposed disposable keeps nothing it captured alive.
     ///
     /// - Parameter action: The clean-up to run. It may be called on any
     ///   thread.
@@ -30,6 +32,9 @@ public enum Disposables {
     /// Returns a disposable that disposes every one of `disposables`, in the
     /// order given, when it is disposed.
     ///
+    /// Every `dispose()` returns only once all of them are disposed; they
+    /// are released then.
+    ///
     /// - Parameter disposables: The disposables to dispose together.
     /// - Returns: A disposable standing for all of `disposables`.
     public static func create(_ disposables: Disposable...) -> Disposable {
@@ -37,48 +42,50 @@ public enum Disposables {
     }
 }
 
-/// Runs a clean-up at most once.
+/// Runs a clean-up at most once; every concurrent `dispose()` returns only
+/// once it has run.
 final class ActionDisposable: Disposable, @unchecked Sendable {
-    // Safe to share: `action` is only touched under `state`'s lock, and is
-    // taken out exactly once before being run outside it.
-    private let state: LockedValue<(action: (() -> Void)?, isDisposed: Bool)>
+    // Safe to share: `action` is only touched inside the gate's clean-up,
+    // which runs once, holding the gate's lock.
+    private let gate = DisposalGate()
+    private var action: (() -> Void)?
 
     init(_ action: (() -> Void)?) {
-        state = LockedValue((action, false))
+        self.action = action
     }
 
-    var isDisposed: Bool { state.value.isDisposed }
+    var isDisposed: Bool { gate.isClosed }
 
     func dispose() {
-        let action = state.modify { state -> (() -> Void)? in
-            guard !state.isDisposed else { return nil }
-            state.isDisposed = true
-            defer { state.action = nil }
-            return state.action
+        gate.close {
+            let action = action
+            self.action = nil
+            action?()
         }
-        action?()
     }
 }
 
-/// Disposes a fixed list of disposables together, at most once.
+/// Disposes a fixed list of disposables together, at most once; every
+/// concurrent `dispose()` returns only once all of them are disposed.
 final class CompositeDisposable: Disposable, @unchecked Sendable {
-    // Safe to share: `parts` is only touched under its lock, and emptied
-    // exactly once before the parts are disposed outside it.
-    private let parts: LockedValue<[Disposable]?>
+    // Safe to share: `parts` is only touched inside the gate's clean-up,
+    // which runs once, holding the gate's lock.
+    private let gate = DisposalGate()
+    private var parts: [Disposable]
 
     init(_ parts: [Disposable]) {
-        self.parts = LockedValue(parts)
+        self.parts = parts
     }
 
-    var isDisposed: Bool { parts.value == nil }
+    var isDisposed: Bool { gate.isClosed }
 
     func dispose() {
-        let taken = parts.modify { parts -> [Disposable] in
-            defer { parts = nil }
-            return parts ?? []
-        }
-        for part in taken {
-            part.dispose()
+        gate.close {
+            let taken = parts
+            parts = []
+            for part in taken {
+                part.dispose()
+            }
         }
     }
 }

@@ -18,8 +18,10 @@
 /// the bag stays disposed: anything inserted afterwards is disposed at once.
 public final class DisposeBag: Disposable, @unchecked Sendable {
     // Safe to share: `contents` is only touched under its lock; disposables
-    // are taken out under the lock and disposed after releasing it.
+    // are taken out under the lock and disposed after releasing it, inside
+    // the gate, which makes a concurrent `dispose()` wait for them.
     private let contents = LockedValue<[Disposable]?>([])
+    private let gate = DisposalGate()
 
     /// Creates an empty bag.
     public init() {}
@@ -51,15 +53,18 @@ public final class DisposeBag: Disposable, @unchecked Sendable {
 
     /// Disposes everything in the bag and marks the bag disposed.
     ///
-    /// The contents are disposed in the order they were inserted. Calling it
-    /// again does nothing.
+    /// The contents are disposed in the order they were inserted. A call
+    /// from another thread while they are being disposed waits until they
+    /// are; later calls do nothing.
     public func dispose() {
-        let taken = contents.modify { contents -> [Disposable] in
-            defer { contents = nil }
-            return contents ?? []
-        }
-        for disposable in taken {
-            disposable.dispose()
+        gate.close {
+            let taken = contents.modify { contents -> [Disposable] in
+                defer { contents = nil }
+                return contents ?? []
+            }
+            for disposable in taken {
+                disposable.dispose()
+            }
         }
     }
 }

@@ -68,6 +68,19 @@ public final class Lock: @unchecked Sendable {
         #endif
     }
 
+    /// Acquires the lock if it is free, without waiting.
+    ///
+    /// - Returns: Whether the lock was acquired; if so, pair it with exactly
+    ///   one ``unlock()`` on the same thread.
+    @inlinable
+    public func tryLock() -> Bool {
+        #if canImport(Darwin)
+            os_unfair_lock_trylock(primitive)
+        #else
+            pthread_mutex_trylock(primitive) == 0
+        #endif
+    }
+
     /// Releases the lock, which the calling thread must hold.
     @inlinable
     public func unlock() {

@@ -17,8 +17,12 @@
 ///   until the loop asks for them, as the buffering policy says: by default
 ///   every value, in order (`.unbounded`); `.bufferingNewest(1)` keeps only
 ///   the latest, which suits UI that only needs the current state.
-/// - **End.** Breaking out of the loop, or cancelling the task that runs
-///   it, disposes the subscription at once. A source that ends (an
+/// - **End.** Breaking out of the loop ends the subscription when the
+///   iterator is released. Cancelling the task that runs the loop ends it
+///   at once if the loop is waiting for a value; if the loop body is
+///   running, the next `next()` returns `nil` and ends it (no API lets an
+///   iterator see cancellation sooner). Either way, no value sent after the
+///   task was cancelled reaches the loop body. A source that ends (an
 ///   observable that completes or fails) ends the loop.
 ///
 /// `ObservedValues` is not `Sendable`: make it where you iterate it (for
@@ -67,10 +71,61 @@ public struct ObservedValues<Element: Sendable>: AsyncSequence {
     /// Subscribes, and returns an iterator over the values from now on.
     ///
     /// - Returns: The iterator.
-    public func makeAsyncIterator() -> AsyncStream<Element>.Iterator {
+    public func makeAsyncIterator() -> Iterator {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: policy)
-        let subscription = subscribe(Sink(continuation: continuation))
-        continuation.onTermination = { _ in subscription.dispose() }
-        return stream.makeAsyncIterator()
+        let subscription = Subscription(subscribe(Sink(continuation: continuation)))
+        continuation.onTermination = { [weak subscription] _ in subscription?.end() }
+        return Iterator(base: stream.makeAsyncIterator(), subscription: subscription)
+    }
+
+    /// Iterates over the values of one subscription.
+    public struct Iterator: AsyncIteratorProtocol {
+        var base: AsyncStream<Element>.Iterator
+        let subscription: Subscription
+
+        /// Returns the next value, or `nil` once the source has ended or the
+        /// task has been cancelled (which ends the subscription).
+        ///
+        /// - Returns: The next value, or `nil`.
+        public mutating func next() async -> Element? {
+            await next(isolation: nil)
+        }
+
+        /// Returns the next value, or `nil` once the source has ended or the
+        /// task has been cancelled (which ends the subscription).
+        ///
+        /// - Parameter actor: The caller's isolation, kept while waiting.
+        /// - Returns: The next value, or `nil`.
+        public mutating func next(isolation actor: isolated (any Actor)?) async -> Element? {
+            guard !Task.isCancelled else {
+                subscription.end()
+                return nil
+            }
+            // A value that arrives after the task was cancelled may have been
+            // sent after it: drop it.
+            guard let value = await base.next(isolation: actor), !Task.isCancelled else {
+                subscription.end()
+                return nil
+            }
+            return value
+        }
+    }
+
+    /// One iteration's subscription: ended by cancellation, by the end of
+    /// the stream, or when the last copy of its iterator is released.
+    final class Subscription: Sendable {
+        private let disposable: Disposable
+
+        init(_ disposable: Disposable) {
+            self.disposable = disposable
+        }
+
+        deinit {
+            disposable.dispose()
+        }
+
+        func end() {
+            disposable.dispose()
+        }
     }
 }

@@ -19,10 +19,17 @@ import Synchronization
 ///   outermost ``send(_:)`` returns: never recursively, never deadlocking. A
 ///   handler added from inside a handler takes part from the next delivery
 ///   queued after it.
+/// - **Replay in order.** ``add(replaying:_:)`` reads the values to replay
+///   at the instant the new handler takes its place in the delivery order,
+///   so it hears them, then every later value, with no gap and no
+///   duplicate, also when it is added from inside a handler or from another
+///   thread.
 /// - **Disposal is final.** No call of a handler starts after its
-///   disposable's `dispose()` has returned (a call already running may
-///   finish). The handler is released once no delivery is running it, and a
-///   `Disposable` never keeps its registry alive.
+///   disposable's `dispose()` has returned. A `dispose()` from another
+///   thread (every one, not only the first) waits for a call of the handler
+///   already running; from inside the handler it returns at once. The
+///   handler is released once no delivery is running it, and a `Disposable`
+///   never keeps its registry alive.
 ///
 /// Handlers run on the thread that sends (or, for values sent from inside a
 /// handler, on the thread that is delivering). They are plain closures, not
@@ -113,25 +120,19 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// - Complexity: O(*n*) for *n* handlers.
     @inlinable
     public func send(_ value: Value) {
-        if delivery.isHeldByCurrentThread {
-            if sharesDelivery && !isDelivering {
-                deliver(value)
-            } else {
-                delivery.enqueue { self.deliver(value) }
-            }
-        } else {
-            delivery.withDelivery { deliver(value) }
-        }
+        inOrder((self, value)) { registry, value in registry.deliver(value) }
     }
 
     /// Sends `value` after letting `record` note it, at the exact moment the
     /// value takes its place in the delivery order.
     ///
     /// Sources that keep state derived from what they sent (a replay buffer,
-    /// a current value) record it here, so that the state always matches the
-    /// order of delivery and a replaying ``add(replaying:_:)`` sees exactly
-    /// the values ordered before it. `record` runs before any handler sees
-    /// `value`, on the calling thread; it must not call back into this
+    /// a current value) record it here, so that the state only ever changes
+    /// in delivery order: a handler reading it sees the value being
+    /// delivered, and a replaying ``add(replaying:_:)`` sees exactly the
+    /// values ordered before it. `record` runs just before the handlers see
+    /// `value`, on the delivering thread (which, for a send from inside a
+    /// handler, is later than the call); it must not call back into this
     /// registry.
     ///
     /// ```swift
@@ -142,23 +143,18 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     ///   - value: The value to deliver.
     ///   - record: Notes the value in the source's own state.
     @inlinable
-    public func send(_ value: Value, record: (Value) -> Void) {
-        if delivery.isHeldByCurrentThread {
+    public func send(_ value: Value, record: @escaping (Value) -> Void) {
+        inOrder((self, value, record)) { registry, value, record in
             record(value)
-            if sharesDelivery && !isDelivering {
-                deliver(value)
-            } else {
-                delivery.enqueue { self.deliver(value) }
-            }
-        } else {
-            delivery.withDelivery {
-                record(value)
-                deliver(value)
-            }
+            registry.deliver(value)
         }
     }
 
     /// Registers `handler` to receive every value sent from now on.
+    ///
+    /// From inside one of this registry's handlers, the new handler takes
+    /// part from the next value queued after this call; from any other
+    /// thread, from the next delivery that starts.
     ///
     /// - Parameter handler: Called with each value, on the sending thread.
     /// - Returns: A disposable that unregisters the handler.
@@ -168,7 +164,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     public func add(_ handler: @escaping (Value) -> Void) -> Disposable {
         let entry = Entry(subscription: Subscription(registry: self), handler: handler)
         if delivery.isHeldByCurrentThread {
-            delivery.enqueue { self.activate(entry, replaying: []) }
+            delivery.enqueue { self.activate(entry, replaying: nil) }
         } else {
             entriesLock.withLock { entries.append(entry) }
         }
@@ -178,9 +174,10 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// Registers `handler`, first handing it the values `replay` returns,
     /// then every value sent after them, with no gap and no duplicate.
     ///
-    /// `replay` runs at one point in the delivery order: no send is ordered
-    /// between the values it returns and the first live value the handler
-    /// receives. Only the new handler receives the replay.
+    /// `replay` runs at the instant the new handler takes its place in the
+    /// delivery order: after every value sent before this call (also those
+    /// still queued behind a delivery in progress on this thread), before
+    /// any value sent after it. Only the new handler receives the replay.
     ///
     /// ```swift
     /// let subscription = registry.add(replaying: { [currentState] }) { state in
@@ -190,7 +187,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - replay: Returns the values the new handler should see first. It
-    ///     runs on the calling thread and must not call back into this
+    ///     runs on the delivering thread and must not call back into this
     ///     registry.
     ///   - handler: Called with the replayed values, then with each value
     ///     sent.
@@ -198,20 +195,49 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     ///   replay if it is disposed from inside it).
     @inlinable
     @discardableResult
-    public func add(replaying replay: () -> [Value], _ handler: @escaping (Value) -> Void) -> Disposable {
+    public func add(replaying replay: @escaping () -> [Value], _ handler: @escaping (Value) -> Void) -> Disposable {
         let entry = Entry(subscription: Subscription(registry: self), handler: handler)
-        if delivery.isHeldByCurrentThread {
-            let values = replay()
-            delivery.enqueue { self.activate(entry, replaying: values) }
-        } else {
-            delivery.withDelivery { activate(entry, replaying: replay()) }
+        // Through the delivery lock even when it is shared: a handler added
+        // from inside the source's delivery joins after it, as on any
+        // registry, and its replay then includes what that delivery derived.
+        delivery.inOrder((self, entry, replay)) { registry, entry, replay in
+            registry.activate(entry, replaying: replay)
         }
         return entry.subscription
     }
 
+    /// Runs `perform(job)` in this registry's delivery order: at once, or
+    /// queued behind the delivery in progress on this thread.
+    ///
+    /// A registry that shares its source's delivery runs the work at once
+    /// when called from inside the source's delivery (it is part of it),
+    /// and queues it only behind its own handlers.
+    @inlinable
+    package func inOrder<Job>(_ job: Job, _ perform: @escaping (Job) -> Void) {
+        if sharesDelivery && !isDelivering && delivery.isHeldByCurrentThread {
+            perform(job)
+        } else {
+            delivery.inOrder(job, perform)
+        }
+    }
+
+    /// Runs `perform(job)` in this registry's delivery order without ever
+    /// waiting for another thread; see ``DeliveryLock/post(_:_:)``.
+    package func post<Job>(_ job: Job, _ perform: @escaping (Job) -> Void) {
+        delivery.post(job, perform)
+    }
+
+    /// Whether the calling thread is running this registry's deliveries now.
+    ///
+    /// For assertions in code that must run in delivery order.
+    @usableFromInline
+    package var isInDeliveryOrder: Bool {
+        delivery.isHeldByCurrentThread
+    }
+
     /// Hands `value` to every handler registered now.
     ///
-    /// Only call it while holding ``delivery``.
+    /// Only call it in delivery order (see ``inOrder(_:_:)``).
     @inlinable
     package func deliver(_ value: Value) {
         entriesLock.lock()
@@ -224,27 +250,33 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         isDelivering = false
     }
 
-    /// Replays `values` to a new entry, then lets it take part in deliveries.
+    /// Replays the values `replay` returns (read now) to a new entry, then
+    /// lets it take part in deliveries.
     ///
-    /// Runs while holding ``delivery``.
+    /// Runs in delivery order.
     @usableFromInline
-    func activate(_ entry: Entry, replaying values: [Value]) {
-        isDelivering = true
-        defer { isDelivering = false }
-        for value in values {
-            guard !entry.subscription.isDisposed else { return }
-            entry.handler(value)
-        }
+    func activate(_ entry: Entry, replaying replay: (() -> [Value])?) {
         guard !entry.subscription.isDisposed else { return }
+        if let replay {
+            let values = replay()
+            isDelivering = true
+            defer { isDelivering = false }
+            for value in values {
+                guard !entry.subscription.isDisposed else { return }
+                entry.handler(value)
+            }
+            guard !entry.subscription.isDisposed else { return }
+        }
         entriesLock.withLock { entries.append(entry) }
     }
 
     /// Unregisters `subscription` once no delivery is running on another
-    /// thread.
+    /// thread; a later `dispose()` (`isFirst` false) only waits.
     @inlinable
-    func remove(_ subscription: Subscription) {
-        let removed = delivery.excludingDelivery {
-            entriesLock.withLock { () -> Entry? in
+    func remove(_ subscription: Subscription, isFirst: Bool) {
+        let removed = delivery.excludingDelivery { () -> Entry? in
+            guard isFirst else { return nil }
+            return entriesLock.withLock { () -> Entry? in
                 guard let index = entries.firstIndex(where: { $0.subscription === subscription }) else {
                     return nil
                 }
@@ -266,11 +298,11 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         /// A closure made in the (inlinable) `add`, so that removal runs
         /// specialised code even though `dispose()` is reached through the
         /// `Disposable` protocol.
-        @usableFromInline let detach: @Sendable (Subscription) -> Void
+        @usableFromInline let detach: @Sendable (Subscription, Bool) -> Void
 
         @inlinable
         init(registry: ObserverRegistry) {
-            detach = { [weak registry] subscription in registry?.remove(subscription) }
+            detach = { [weak registry] subscription, isFirst in registry?.remove(subscription, isFirst: isFirst) }
         }
 
         @inlinable
@@ -278,10 +310,13 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
             disposed.load(ordering: .relaxed)
         }
 
+        /// Unregisters the handler; every call, not only the first, waits
+        /// for a call of the handler running on another thread.
         @usableFromInline
         func dispose() {
-            guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            detach(self)
+            let isFirst = !disposed.exchange(true, ordering: .acquiringAndReleasing)
+            // With the registry gone, no delivery can be running.
+            detach(self, isFirst)
         }
     }
 }

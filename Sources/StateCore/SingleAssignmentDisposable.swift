@@ -21,7 +21,9 @@ import Synchronization
 public final class SingleAssignmentDisposable: Disposable, @unchecked Sendable {
     // Safe to share: `assigned` is written once, before `state` publishes it
     // (release), and only read after `state` says it was published
-    // (acquire); every transition of `state` is atomic.
+    // (acquire); every transition of `state` is atomic. It is kept after
+    // disposal, so that every later `dispose()` reaches it and waits as
+    // it does for a clean-up still running.
     private static let waiting = 0
     private static let holding = 1
     private static let disposedEarly = 2
@@ -59,11 +61,13 @@ public final class SingleAssignmentDisposable: Disposable, @unchecked Sendable {
             "SingleAssignmentDisposable.setDisposable(_:) may only be called once"
         )
         state.store(Self.finished, ordering: .releasing)
-        assigned = nil
         disposable.dispose()
     }
 
     /// Disposes the assigned disposable, or the one assigned later.
+    ///
+    /// Every call, not only the first, disposes the assigned disposable, so
+    /// it returns once that one's `dispose()` would.
     public func dispose() {
         var current = state.load(ordering: .acquiring)
         while true {
@@ -86,9 +90,12 @@ public final class SingleAssignmentDisposable: Disposable, @unchecked Sendable {
                     current = original
                     continue
                 }
-                let disposable = assigned
-                assigned = nil
-                disposable?.dispose()
+                assigned?.dispose()
+                return
+            case Self.finished:
+                // Disposed before: dispose again, which waits for a clean-up
+                // still running on another thread.
+                assigned?.dispose()
                 return
             default:
                 return

@@ -21,18 +21,18 @@ struct ObservablePropertyConcurrencyTests {
         let property = ObservableProperty(0)
         do {
             var iterator = property.values.makeAsyncIterator()
-            #expect(property.registry.count == 1)
+            #expect(property.source.observerCount == 1)
             property.value = 1
             #expect(await iterator.next() == 1)
         }
-        #expect(property.registry.count == 0, "dropping the iterator ended the subscription")
+        #expect(property.source.observerCount == 0, "dropping the iterator ended the subscription")
 
         await cancelLoopAfterFirstValue(
             over: { property.values },
-            isSubscribed: { property.registry.count == 1 },
+            isSubscribed: { property.source.observerCount == 1 },
             send: { property.value = 2 }
         )
-        #expect(property.registry.count == 0)
+        #expect(property.source.observerCount == 0)
     }
 
     @Test("observed() starts with the current value, follows changes, notifies withObservationTracking")

@@ -67,7 +67,7 @@ struct RxSubsetTests {
         }
         #expect(seen.values == [-1, -2, 20, 40])
         subscription.dispose()
-        #expect(relay.registry.count == 0)
+        #expect(relay.source.observerCount == 0)
     }
 
     @Test("takeUntil forwards until the trigger emits, then completes and lets go of both")
@@ -83,8 +83,8 @@ struct RxSubsetTests {
         trigger.accept(())
         source.accept(2)
         #expect(log.values == ["1", "completed"])
-        #expect(source.registry.count == 0)
-        #expect(trigger.registry.count == 0)
+        #expect(source.source.observerCount == 0)
+        #expect(trigger.source.observerCount == 0)
     }
 
     @Test("interval ticks 0, 1, 2 … every period on its scheduler, and stops when disposed")

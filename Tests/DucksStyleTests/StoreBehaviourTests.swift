@@ -280,9 +280,9 @@ struct StoreBehaviourTests {
         let store = Store(reducer: CountReducer(), state: Count())
         let derived = store.specifyNewState { $0.value }.map { $0 * 2 }.filter { $0 > 0 }
         let subscription = derived.subscribe()
-        #expect(store.registry.count == 1)
+        #expect(store.source.observerCount == 1)
         subscription.dispose()
-        #expect(store.registry.count == 0)
+        #expect(store.source.observerCount == 0)
     }
 
     @Test("Store is Sendable when its state is")

@@ -21,13 +21,13 @@ struct StoreConcurrencyTests {
     func loopEndReleases() async {
         let store = Store(reducer: CountReducer(), state: Count())
         for await _ in store.states {
-            #expect(store.registry.count == 1)
+            #expect(store.source.observerCount == 1)
             break
         }
-        #expect(store.registry.count == 0)
+        #expect(store.source.observerCount == 0)
 
         await cancelLoopAfterFirstValue(over: { store.states })
-        #expect(store.registry.count == 0)
+        #expect(store.source.observerCount == 0)
     }
 
     @Test("an observable's values end when it completes; bufferingNewest keeps the latest")

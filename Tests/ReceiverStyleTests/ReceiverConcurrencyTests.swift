@@ -29,13 +29,13 @@ struct ReceiverConcurrencyTests {
         let (transmitter, receiver) = Receiver<Int>.make(with: .cold)
         transmitter.broadcast(1)
         for await _ in receiver.values {
-            #expect(receiver.registry.count == 1)
+            #expect(receiver.source.observerCount == 1)
             break
         }
-        #expect(receiver.registry.count == 0)
+        #expect(receiver.source.observerCount == 0)
 
         await cancelLoopAfterFirstValue(over: { receiver.values })
-        #expect(receiver.registry.count == 0)
+        #expect(receiver.source.observerCount == 0)
     }
 
     @Test("observed(initial:) mirrors the latest wave and notifies withObservationTracking")

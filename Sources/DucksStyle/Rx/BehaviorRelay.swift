@@ -8,31 +8,38 @@
 /// latest.value                                     // Optional(5)
 /// ```
 ///
-/// Backed by StateCore's `ObserverRegistry`: a new observer receives the
-/// value current at the moment it subscribes, then every later one, with no
-/// gap and no duplicate, even while other threads accept values.
+/// Backed by a StateCore state source: a new observer receives the value
+/// current at the moment it joins the delivery order, then every later
+/// one, with no gap and no duplicate, even when it subscribes from inside an
+/// observer or while other threads accept values.
 /// `BehaviorRelay` is `Sendable` when `Element` is.
 public final class BehaviorRelay<Element>: ObservableType {
-    @usableFromInline let registry = ObserverRegistry<Element>()
-    @usableFromInline let current: LockedValue<Element>
+    @usableFromInline let source: StateSource<CurrentValue<Element>>
 
     /// Creates a relay holding `value`.
     ///
     /// - Parameter value: The initial value.
     @inlinable
     public init(value: Element) {
-        current = LockedValue(value)
+        source = StateSource(value: value)
     }
 
     /// The current value.
-    public var value: Element { current.value }
+    ///
+    /// It changes in delivery order: read from inside an observer, it is the
+    /// value being delivered; a value accepted there becomes current after
+    /// every observer has heard the one being delivered.
+    public var value: Element { source.currentValue() }
 
     /// Makes `element` the current value and sends it to every observer.
+    ///
+    /// From inside an observer, the element is queued and delivered (and
+    /// becomes current) after the current one has reached every observer.
     ///
     /// - Parameter element: The new value.
     @inlinable
     public func accept(_ element: Element) {
-        registry.send(element) { element in current.modify { $0 = element } }
+        source.send(element)
     }
 
     /// Returns the relay's values as an ``Observable`` that starts with the
@@ -41,8 +48,8 @@ public final class BehaviorRelay<Element>: ObservableType {
     /// - Returns: The observable.
     @inlinable
     public func asObservable() -> Observable<Element> {
-        let (registry, current) = (registry, current)
-        return Observable { observer in registry.add(replaying: { [current.value] }, observer.next) }
+        let source = source
+        return Observable { observer in source.add(replaying: true, observer.next) }
     }
 }
 

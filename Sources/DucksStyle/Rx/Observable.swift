@@ -89,9 +89,15 @@ extension Observable where Element == Int {
     ///   - period: The time between elements; the first comes after one
     ///     period.
     ///   - scheduler: Where the timer waits and the elements are emitted.
+    ///     An `ImmediateScheduler` is a programmer error (it would tick
+    ///     forever inside `subscribe`): subscribing traps.
     /// - Returns: The observable.
     public static func interval(_ period: Duration, scheduler: Scheduler) -> Observable<Int> {
         Observable { observer in
+            precondition(
+                !(scheduler is ImmediateScheduler),
+                "Observable.interval(_:scheduler:) needs a scheduler that waits; an ImmediateScheduler would never return"
+            )
             let observer = UncheckedSendable(observer)
             return scheduler.schedule(every: period) { tick in
                 observer.value.onNext(tick)

@@ -41,45 +41,44 @@ extension ObservableType {
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
-        let subscription = SubscriptionSink(
+        let subscription = SubscriptionSink<Element>(onDisposed: onDisposed)
+        subscription.start(
+            asObservable().subscribeHandler,
             onNext: onNext,
             onError: onError,
-            onCompleted: onCompleted,
-            onDisposed: onDisposed
+            onCompleted: onCompleted
         )
-        subscription.start(asObservable().subscribeHandler)
         return subscription
     }
 }
 
-/// The end of a subscription chain: calls the user's callbacks, enforces the
-/// event grammar, and disposes upstream when the subscription ends.
+/// The end of a subscription chain: enforces the event grammar, and
+/// disposes upstream when the subscription ends.
+///
+/// The user's callbacks are captured by the observer handed upstream, not
+/// by this object: once the subscription ends, upstream lets go of that
+/// observer, and the callbacks (and all they capture) are released even
+/// while the user still holds this disposable.
 @usableFromInline
 final class SubscriptionSink<Element>: Disposable, @unchecked Sendable {
-    // Safe to share: the callbacks are immutable and `upstream` and
-    // `onDisposed` are thread-safe disposables; `stopped` is atomic.
-    @usableFromInline let onNext: ((Element) -> Void)?
-    @usableFromInline let onError: ((Error) -> Void)?
-    @usableFromInline let onCompleted: (() -> Void)?
+    // Safe to share: `upstream` and `onDisposed` are thread-safe
+    // disposables; `stopped` is atomic.
     @usableFromInline let onDisposed: Disposable
     @usableFromInline let upstream = SingleAssignmentDisposable()
     @usableFromInline let stopped = Atomic<Bool>(false)
 
     @inlinable
-    init(
-        onNext: ((Element) -> Void)?,
-        onError: ((Error) -> Void)?,
-        onCompleted: (() -> Void)?,
-        onDisposed: (() -> Void)?
-    ) {
-        self.onNext = onNext
-        self.onError = onError
-        self.onCompleted = onCompleted
+    init(onDisposed: (() -> Void)?) {
         self.onDisposed = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
     }
 
     @inlinable
-    func start(_ subscribe: (AnyObserver<Element>) -> Disposable) {
+    func start(
+        _ subscribe: (AnyObserver<Element>) -> Disposable,
+        onNext: ((Element) -> Void)?,
+        onError: ((Error) -> Void)?,
+        onCompleted: (() -> Void)?
+    ) {
         let observer = AnyObserver<Element>(
             next: { [self] element in
                 guard !stopped.load(ordering: .acquiring) else { return }

@@ -7,13 +7,14 @@
 /// cancel.accept(())
 /// ```
 ///
-/// Backed by StateCore's `ObserverRegistry`: observers are called one at a
+/// Backed by a StateCore source that keeps nothing: observers are called one at a
 /// time, in one order, on the accepting thread; an element accepted from
 /// inside an observer is delivered after the current one; ``accept(_:)``
 /// from several threads is safe. `PublishRelay` is `Sendable` when
 /// `Element` is.
 public final class PublishRelay<Element>: ObservableType {
-    @usableFromInline let registry = ObserverRegistry<Element>()
+    /// The observers; it keeps no elements.
+    @usableFromInline let source = StateSource(RecentValues<Element>(limit: 0))
 
     /// Creates a relay with no observers.
     @inlinable
@@ -24,7 +25,7 @@ public final class PublishRelay<Element>: ObservableType {
     /// - Parameter element: The element to broadcast.
     @inlinable
     public func accept(_ element: Element) {
-        registry.send(element)
+        source.send(element)
     }
 
     /// Returns the relay's elements as an ``Observable``, which never
@@ -33,8 +34,8 @@ public final class PublishRelay<Element>: ObservableType {
     /// - Returns: The observable.
     @inlinable
     public func asObservable() -> Observable<Element> {
-        let registry = registry
-        return Observable { observer in registry.add(observer.next) }
+        let source = source
+        return Observable { observer in source.add(replaying: false, observer.next) }
     }
 }
 

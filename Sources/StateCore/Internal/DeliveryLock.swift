@@ -1,0 +1,225 @@
+import Synchronization
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The delivery order of one source: a lock that knows its holder and turns
+/// re-entrant requests into a queue.
+///
+/// Everything a source does in order (delivering a value, activating a new
+/// observer, a store's dispatch pipeline) goes through ``inOrder(_:_:)``,
+/// the one place that decides how:
+///
+/// - from a thread that is not delivering, the work runs at once, after
+///   waiting for any delivery in progress on another thread;
+/// - from the thread that is delivering (the *holder*, re-entrantly), the
+///   work is queued and runs on the holder after the work in progress, in
+///   FIFO order, before the holder lets go.
+///
+/// ``post(_:_:)`` is the non-blocking variant for work that must never wait
+/// for another thread (a middleware's `next` called from a thread its own
+/// middleware may be waiting for): if another thread is delivering, the work
+/// is handed to that thread, which runs it before it lets go.
+///
+/// Holding a source's delivery is the one time the package calls user code
+/// while holding a lock; so nothing the package does while holding one
+/// source's delivery waits for another source's delivery.
+@usableFromInline
+package final class DeliveryLock: @unchecked Sendable {
+    // Safe to share: `queue` is only touched by the holder, that is, by the
+    // thread that holds `mutex` and has stored its identity in `holder`;
+    // `posted` is only touched under `postedLock`.
+    @usableFromInline let mutex = Lock()
+    @usableFromInline let holder = Atomic<UInt>(0)
+    @usableFromInline @exclusivity(unchecked) var queue: [() -> Void] = []
+    /// Work handed over by threads that would not wait (see ``post(_:_:)``).
+    let postedLock = Lock()
+    @exclusivity(unchecked) var posted: [() -> Void] = []
+    /// The number of posted jobs not yet taken, readable without the lock.
+    @usableFromInline let postedCount = Atomic<Int>(0)
+
+    @usableFromInline
+    package init() {}
+
+    /// Whether the calling thread is the one delivering right now (so a
+    /// request from it is re-entrant and must be queued).
+    ///
+    /// Only the answer `true` is stable: it can only be `true` for the
+    /// holder itself, and only the holder can make it `false` again.
+    @inlinable
+    package var isHeldByCurrentThread: Bool {
+        // Relaxed is enough: a thread only ever reads its own identity here
+        // if it stored it itself and has not cleared it since.
+        holder.load(ordering: .relaxed) == currentThreadIdentity()
+    }
+
+    /// Runs `perform(job)` in this source's delivery order: at once (after
+    /// waiting for another thread's delivery), or, from the holder, queued
+    /// behind the work in progress.
+    ///
+    /// `perform` should capture nothing (pass what it needs in `job`), so
+    /// that the common, uncontended path allocates nothing.
+    ///
+    /// - Parameters:
+    ///   - job: What the work needs.
+    ///   - perform: The work.
+    @inlinable
+    package func inOrder<Job>(_ job: Job, _ perform: @escaping (Job) -> Void) {
+        if isHeldByCurrentThread {
+            enqueue { perform(job) }
+        } else {
+            withDelivery { perform(job) }
+        }
+    }
+
+    /// Runs `perform(job)` in this source's delivery order without ever
+    /// waiting for another thread.
+    ///
+    /// - From the holder: queued behind the work in progress.
+    /// - On an idle source: runs at once on the calling thread.
+    /// - While another thread delivers: handed to that thread, which runs it
+    ///   after its queued work, before it lets go; this call returns at once.
+    ///
+    /// - Parameters:
+    ///   - job: What the work needs.
+    ///   - perform: The work.
+    package func post<Job>(_ job: Job, _ perform: @escaping (Job) -> Void) {
+        if isHeldByCurrentThread {
+            enqueue { perform(job) }
+            return
+        }
+        if mutex.tryLock() {
+            hold { perform(job) }
+            return
+        }
+        postedLock.withLock {
+            posted.append { perform(job) }
+            postedCount.add(1, ordering: .sequentiallyConsistent)
+        }
+        // The holder we lost to may have looked for posted work just before
+        // the append above; every holder looks again after letting go (see
+        // `release()`), and the fences make one of the two sides see the
+        // other: either that holder finds the job, or the lock is free here.
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        if mutex.tryLock() {
+            hold {}
+        }
+    }
+
+    /// Takes the lock (waiting while another thread holds it), runs `body`,
+    /// runs everything queued meanwhile, and lets go.
+    ///
+    /// Must not be called by the holder (use ``inOrder(_:_:)``).
+    ///
+    /// - Parameter body: The delivery to make while holding the lock.
+    /// - Returns: What `body` returns.
+    @inlinable
+    package func withDelivery<Result>(_ body: () -> Result) -> Result {
+        mutex.lock()
+        return hold(body)
+    }
+
+    /// Runs `body` as the holder of the already locked `mutex`, then the
+    /// queued and posted work, then lets go.
+    @inlinable
+    func hold<Result>(_ body: () -> Result) -> Result {
+        holder.store(currentThreadIdentity(), ordering: .relaxed)
+        let result = body()
+        release()
+        return result
+    }
+
+    /// Runs what was queued or posted during the holder's work, then lets go;
+    /// looks once more for work posted while letting go.
+    @inlinable
+    func release() {
+        while true {
+            if !queue.isEmpty || postedCount.load(ordering: .relaxed) != 0 {
+                drain()
+            }
+            holder.store(0, ordering: .relaxed)
+            mutex.unlock()
+            // Pairs with the fence in `post`: a job posted by a thread that
+            // found the lock taken is seen here, or that thread takes the
+            // lock itself.
+            atomicMemoryFence(ordering: .sequentiallyConsistent)
+            guard postedCount.load(ordering: .relaxed) != 0, mutex.tryLock() else { return }
+            holder.store(currentThreadIdentity(), ordering: .relaxed)
+        }
+    }
+
+    /// Runs `body` when no other thread is delivering.
+    ///
+    /// From another thread, waits for any delivery in progress to finish and
+    /// runs `body` while holding the lock; from the holder, runs `body` at
+    /// once.
+    ///
+    /// Use it for work that must not overlap a delivery but delivers nothing
+    /// itself, such as removing a handler. `body` must not call user code.
+    ///
+    /// - Parameter body: The work to run.
+    /// - Returns: What `body` returns.
+    @inlinable
+    package func excludingDelivery<Result>(_ body: () -> Result) -> Result {
+        if isHeldByCurrentThread {
+            return body()
+        }
+        mutex.lock()
+        defer { mutex.unlock() }
+        return body()
+    }
+
+    /// Queues `work` to run on the holder after the work in progress.
+    ///
+    /// Only the holder may call this (check ``isHeldByCurrentThread``).
+    ///
+    /// - Parameter work: The work to run later, still holding the lock.
+    @usableFromInline
+    package func enqueue(_ work: @escaping () -> Void) {
+        precondition(isHeldByCurrentThread, "DeliveryLock.enqueue(_:) may only be called by the delivering thread")
+        queue.append(work)
+    }
+
+    /// Runs queued and posted work, in order, until none is left.
+    @usableFromInline
+    func drain() {
+        var next = 0
+        while true {
+            if next == queue.count {
+                guard takePosted() else { break }
+            }
+            let work = queue[next]
+            next += 1
+            work()
+        }
+        queue.removeAll(keepingCapacity: true)
+    }
+
+    /// Moves posted work to the end of the holder's queue; returns whether
+    /// there was any.
+    func takePosted() -> Bool {
+        guard postedCount.load(ordering: .relaxed) != 0 else { return false }
+        let taken = postedLock.withLock {
+            defer { posted.removeAll() }
+            postedCount.store(0, ordering: .relaxed)
+            return posted
+        }
+        queue.append(contentsOf: taken)
+        return !taken.isEmpty
+    }
+}
+
+/// A number that identifies the calling thread while it runs (never zero).
+@inlinable
+package func currentThreadIdentity() -> UInt {
+    #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+    #else
+        UInt(pthread_self())
+    #endif
+}

@@ -1,0 +1,150 @@
+/// A source of values and the one place its memory (a current value, the
+/// last few values) changes: in delivery order, just before the observers
+/// hear each value.
+///
+/// Every flavour's stateful source stands on it: the Ducks store and
+/// `BehaviorRelay` (a current value), Delta's `ObservableProperty` (a
+/// current value, not replayed to subscribers), and every Receiver stage
+/// (its last *n* waves). What that buys, on every path:
+///
+/// - **Changed in delivery order.** ``send(_:)`` records and delivers in one
+///   step of the delivery order, so inside a callback the memory shows the
+///   value being delivered, a change made there takes effect after it, and
+///   once deliveries have drained the memory holds the last value
+///   delivered.
+/// - **Replay in order.** A replaying ``add(replaying:_:)`` reads the memory
+///   at the instant the new observer joins the delivery order: no gap, no
+///   duplicate, also from inside a callback or from another thread.
+/// - **Readable from any thread.** ``kept`` is read under a lock that is
+///   never held while user code runs.
+///
+/// Stores run their whole pipeline in the source's order with
+/// ``inOrder(_:_:)`` (or ``post(_:_:)``, which never waits) and publish from
+/// there with ``publish(_:notifying:)``.
+@usableFromInline
+package final class StateSource<Memory: SourceMemory>: @unchecked Sendable {
+    // Safe to share: `memory` is behind its lock and only written in
+    // delivery order; the registry is thread-safe; the rest is immutable.
+    @usableFromInline package typealias Value = Memory.Value
+
+    /// The observers, and the delivery order everything here runs in.
+    @usableFromInline package let registry: ObserverRegistry<Value>
+    @usableFromInline let memory: LockedValue<Memory>
+    @usableFromInline let keepsNothing: Bool
+
+    /// Creates a source that starts with `memory`.
+    @inlinable
+    package init(_ memory: Memory) {
+        registry = ObserverRegistry()
+        keepsNothing = memory.keepsNothing
+        self.memory = LockedValue(memory)
+    }
+
+    /// Creates a source that is only ever sent to from inside `source`'s
+    /// deliveries (an operator's output), and shares its delivery order.
+    @inlinable
+    package init<Upstream>(_ memory: Memory, sharingOrderOf source: StateSource<Upstream>) {
+        registry = ObserverRegistry(sharingDelivery: source.registry.delivery)
+        keepsNothing = memory.keepsNothing
+        self.memory = LockedValue(memory)
+    }
+
+    /// What the source keeps now, as of the last value delivered.
+    @inlinable
+    package var kept: Memory { memory.value }
+
+    /// The number of observers taking part in deliveries.
+    package var observerCount: Int { registry.count }
+
+    /// Records `value` and delivers it to every observer, in delivery order:
+    /// now, after waiting for another thread's delivery, or, from inside a
+    /// callback, after the current value.
+    @inlinable
+    package func send(_ value: Value) {
+        registry.inOrder((self, value)) { source, value in source.publish(value) }
+    }
+
+    /// Records `value` and, if `notifying`, delivers it; for work already
+    /// running in delivery order.
+    @inlinable
+    package func publish(_ value: Value, notifying: Bool = true) {
+        assert(registry.isInDeliveryOrder, "StateSource.publish(_:notifying:) runs only in delivery order")
+        if !keepsNothing {
+            memory.modify { $0.record(value) }
+        }
+        if notifying {
+            registry.deliver(value)
+        }
+    }
+
+    /// Adds an observer that, if `replaying`, first hears what the source
+    /// keeps at the instant it joins the delivery order, then every value
+    /// delivered after that.
+    ///
+    /// - Returns: A disposable that removes the observer.
+    @inlinable
+    package func add(replaying: Bool, _ handler: @escaping (Value) -> Void) -> Disposable {
+        guard replaying, !keepsNothing else {
+            return registry.add(handler)
+        }
+        let memory = memory
+        return registry.add(replaying: { memory.value.replay }, handler)
+    }
+
+    /// Runs `perform(job)` in delivery order; see
+    /// ``DeliveryLock/inOrder(_:_:)``.
+    @inlinable
+    package func inOrder<Job>(_ job: Job, _ perform: @escaping (Job) -> Void) {
+        registry.delivery.inOrder(job, perform)
+    }
+
+    /// Runs `perform(job)` in delivery order without waiting for another
+    /// thread; see ``DeliveryLock/post(_:_:)``.
+    package func post<Job>(_ job: Job, _ perform: @escaping (Job) -> Void) {
+        registry.post(job, perform)
+    }
+}
+
+extension StateSource {
+    /// Creates a source with the current value `value`.
+    @inlinable
+    package convenience init<Current>(value: Current) where Memory == CurrentValue<Current> {
+        self.init(CurrentValue(value))
+    }
+
+    /// The current value: the last one delivered, or the initial one.
+    @inlinable
+    package func currentValue<Current>() -> Current where Memory == CurrentValue<Current> {
+        memory.value.value
+    }
+
+    /// Makes the current value `transform(current)` and delivers it, in
+    /// one step of the delivery order: concurrent updates lose nothing.
+    ///
+    /// `transform` runs in delivery order without holding the memory's
+    /// lock, so it may read the current value; a change it makes to this
+    /// source is applied after this one.
+    package func update<Current>(_ transform: @escaping (Current) -> Current) where Memory == CurrentValue<Current> {
+        inOrder((self, transform)) { source, transform in
+            source.publish(transform(source.memory.value.value))
+        }
+    }
+}
+
+extension StateSource where Value: Sendable {
+    /// The values delivered from now on, for `for await`; each iteration
+    /// adds an observer (replaying if `replaying`).
+    package func values(
+        replaying: Bool,
+        bufferingPolicy policy: AsyncStream<Value>.Continuation.BufferingPolicy
+    ) -> ObservedValues<Value> {
+        ObservedValues(bufferingPolicy: policy) { sink in self.add(replaying: replaying, sink.yield) }
+    }
+
+    /// An `Observable` model of the current value, kept up to date on
+    /// `scheduler`.
+    package func observed<Current>(on scheduler: Scheduler) -> ObservedState<Current>
+    where Memory == CurrentValue<Current> {
+        ObservedState(initial: currentValue(), on: scheduler) { handler in self.add(replaying: true, handler) }
+    }
+}
