@@ -56,6 +56,11 @@ final class MiddlewareStep<State: StateType>: @unchecked Sendable {
     func finishSynchronousPass(returning disposable: Disposable) {
         progress.modify { $0.synchronousThread = nil }
         work.setDisposable(disposable)
+        if disposable.isDisposed {
+            // Nothing to dispose later (a middleware that drops an action
+            // and holds nothing): keep nothing for it.
+            store?.pending.modify { $0.remove(id) }
+        }
     }
 
     /// Disposes the middleware's work and forgets it.
