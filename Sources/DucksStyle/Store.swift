@@ -38,7 +38,12 @@ public protocol StoreType: AnyObject {}
 /// are called one at a time, in order, on the thread that reduced the
 /// action. The observables never fail or complete.
 ///
-/// `Store` is `Sendable` when its state is.
+/// `Store` is `Sendable` when its state is. It is `open`, as in RxDucks, so
+/// you may subclass it to add your own members; its own members are
+/// `final`, so a call to `dispatch` compiles to a direct, specialised call
+/// (state-bench S1 and S3: a call through the class's table cannot be
+/// specialised for the state type, and costs a metadata look-up per
+/// dispatch).
 open class Store<State: StateType>: StoreType {
     @usableFromInline let reduce: (State, Action) -> State
     @usableFromInline let middlewares: [MiddlewareType]
@@ -63,7 +68,7 @@ open class Store<State: StateType>: StoreType {
     /// Safe to read from any thread. It changes in the store's order: read
     /// from inside an observer, it is the state being delivered (an action
     /// dispatched there is reduced after the observers have heard it).
-    public var currentState: State { source.currentValue() }
+    public final var currentState: State { source.currentValue() }
 
     /// The state current when you subscribe, then every new state, except
     /// those produced by an ``IgnorableAction``.
@@ -72,14 +77,14 @@ open class Store<State: StateType>: StoreType {
     /// store's order: subscribing from inside an observer or a middleware,
     /// after a `dispatch` made there, you first receive the state that
     /// dispatch produced, once.
-    public var state: Observable<State> {
+    public final var state: Observable<State> {
         let source = source
         return Observable { observer in source.add(replaying: true, observer.next) }
     }
 
     /// Every new state from now on, except those produced by an
     /// ``IgnorableAction``.
-    public var newState: Observable<State> {
+    public final var newState: Observable<State> {
         let source = source
         return Observable { observer in source.add(replaying: false, observer.next) }
     }
@@ -90,7 +95,7 @@ open class Store<State: StateType>: StoreType {
     /// ```swift
     /// increaseTaps.map { IncreaseAction() }.bind(to: store.dispatcher)
     /// ```
-    public var dispatcher: Binder<Action> {
+    public final var dispatcher: Binder<Action> {
         Binder(self, scheduler: ImmediateScheduler()) { store, action in store.dispatch(action) }
     }
 
@@ -130,7 +135,7 @@ open class Store<State: StateType>: StoreType {
     ///
     /// - Parameter action: The action to dispatch.
     @inlinable
-    public func dispatch(_ action: Action) {
+    public final func dispatch(_ action: Action) {
         source.inOrder((self, action)) { store, action in store.pass(action, from: 0) }
     }
 
@@ -203,7 +208,7 @@ extension Store {
     ///
     /// - Parameter selector: Chooses the part of the state.
     /// - Returns: The observable of that part.
-    public func specifyState<E: Equatable>(_ selector: @escaping (State) -> E) -> Observable<E> {
+    public final func specifyState<E: Equatable>(_ selector: @escaping (State) -> E) -> Observable<E> {
         state.map(selector).distinctUntilChanged()
     }
 
@@ -216,7 +221,7 @@ extension Store {
     ///
     /// - Parameter selector: Chooses the part of the state.
     /// - Returns: The observable of that part's changes.
-    public func specifyNewState<E: Equatable>(_ selector: @escaping (State) -> E) -> Observable<E> {
+    public final func specifyNewState<E: Equatable>(_ selector: @escaping (State) -> E) -> Observable<E> {
         specifyState(selector).skip(1)
     }
 }
