@@ -95,9 +95,17 @@ extension ObservableProperty: ObservablePropertyType {
     /// - Parameter action: The action whose `reduce` computes the new value.
     @inlinable
     public func apply<Action: ActionType>(_ action: Action) where Action.StateValueType == ValueType {
-        source.inOrder((source, action)) { source, action in
-            source.publish(action.reduce(state: source.currentValue()))
+        source.inOrder {
+            applyInOrder(action)
+        } orLater: {
+            { self.applyInOrder(action) }
         }
+    }
+
+    /// Reduces, stores and announces; runs in the property's delivery order.
+    @inlinable
+    func applyInOrder<Action: ActionType>(_ action: Action) where Action.StateValueType == ValueType {
+        source.publish(action.reduce(state: source.currentValue()))
     }
 }
 

@@ -48,7 +48,7 @@ final class MiddlewareStep<State: StateType>: @unchecked Sendable {
         } else {
             // Never waits: a middleware may be blocking the store's thread
             // until this thread's work is done.
-            store.source.post((store, action, index + 1)) { store, action, index in store.pass(action, from: index) }
+            store.source.post(store, (action, index + 1)) { store, job in store.pass(job.0, from: job.1) }
         }
     }
 

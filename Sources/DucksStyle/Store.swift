@@ -136,7 +136,11 @@ open class Store<State: StateType>: StoreType {
     /// - Parameter action: The action to dispatch.
     @inlinable
     public final func dispatch(_ action: Action) {
-        source.inOrder((self, action)) { store, action in store.pass(action, from: 0) }
+        source.inOrder {
+            pass(action, from: 0)
+        } orLater: {
+            { self.pass(action, from: 0) }
+        }
     }
 
     /// Hands `action` to the middleware at `index`, or to the reducer after

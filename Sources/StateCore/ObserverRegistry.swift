@@ -120,7 +120,11 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// - Complexity: O(*n*) for *n* handlers.
     @inlinable
     public func send(_ value: Value) {
-        inOrder((self, value)) { registry, value in registry.deliver(value) }
+        inOrder {
+            deliver(value)
+        } orLater: {
+            { self.deliver(value) }
+        }
     }
 
     /// Sends `value` after letting `record` note it, at the exact moment the
@@ -144,9 +148,9 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     ///   - record: Notes the value in the source's own state.
     @inlinable
     public func send(_ value: Value, record: @escaping (Value) -> Void) {
-        inOrder((self, value, record)) { registry, value, record in
-            record(value)
-            registry.deliver(value)
+        inOrder(self, (value, record)) { registry, job in
+            job.1(job.0)
+            registry.deliver(job.0)
         }
     }
 
@@ -200,31 +204,51 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         // Through the delivery lock even when it is shared: a handler added
         // from inside the source's delivery joins after it, as on any
         // registry, and its replay then includes what that delivery derived.
-        delivery.inOrder((self, entry, replay)) { registry, entry, replay in
-            registry.activate(entry, replaying: replay)
+        delivery.inOrder(self, (entry, replay)) { registry, job in
+            registry.activate(job.0, replaying: job.1)
         }
         return entry.subscription
     }
 
-    /// Runs `perform(job)` in this registry's delivery order: at once, or
-    /// queued behind the delivery in progress on this thread.
+    /// Runs `perform(owner, job)` in this registry's delivery order: at
+    /// once, or queued behind the delivery in progress on this thread.
     ///
     /// A registry that shares its source's delivery runs the work at once
     /// when called from inside the source's delivery (it is part of it),
     /// and queues it only behind its own handlers.
     @inlinable
-    package func inOrder<Job>(_ job: Job, _ perform: @escaping (Job) -> Void) {
-        if sharesDelivery && !isDelivering && delivery.isHeldByCurrentThread {
-            perform(job)
-        } else {
-            delivery.inOrder(job, perform)
+    package func inOrder<Owner: AnyObject, Job>(
+        _ owner: Owner,
+        _ job: Job,
+        _ perform: @escaping (Owner, Job) -> Void
+    ) {
+        inOrder {
+            perform(owner, job)
+        } orLater: {
+            { perform(owner, job) }
         }
     }
 
-    /// Runs `perform(job)` in this registry's delivery order without ever
-    /// waiting for another thread; see ``DeliveryLock/post(_:_:)``.
-    package func post<Job>(_ job: Job, _ perform: @escaping (Job) -> Void) {
-        delivery.post(job, perform)
+    /// Runs `now` in this registry's delivery order, or queues the same work
+    /// that `later` returns; see ``DeliveryLock/inOrder(_:orLater:)``, the
+    /// form for the hottest paths.
+    ///
+    /// The one place that adds the rule for a registry sharing its source's
+    /// delivery: called from inside the source's delivery, the work runs at
+    /// once (it is part of that delivery).
+    @inlinable
+    package func inOrder(_ now: () -> Void, orLater later: () -> () -> Void) {
+        if sharesDelivery && !isDelivering && delivery.isHeldByCurrentThread {
+            now()
+        } else {
+            delivery.inOrder(now, orLater: later)
+        }
+    }
+
+    /// Runs `perform(owner, job)` in this registry's delivery order without
+    /// ever waiting for another thread; see ``DeliveryLock/post(_:_:_:)``.
+    package func post<Owner: AnyObject, Job>(_ owner: Owner, _ job: Job, _ perform: @escaping (Owner, Job) -> Void) {
+        delivery.post(owner, job, perform)
     }
 
     /// Whether the calling thread is running this registry's deliveries now.
@@ -237,7 +261,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
 
     /// Hands `value` to every handler registered now.
     ///
-    /// Only call it in delivery order (see ``inOrder(_:_:)``).
+    /// Only call it in delivery order (see ``inOrder(_:orLater:)``).
     @inlinable
     package func deliver(_ value: Value) {
         entriesLock.lock()

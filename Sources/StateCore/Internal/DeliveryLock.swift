@@ -12,7 +12,7 @@ import Synchronization
 /// re-entrant requests into a queue.
 ///
 /// Everything a source does in order (delivering a value, activating a new
-/// observer, a store's dispatch pipeline) goes through ``inOrder(_:_:)``,
+/// observer, a store's dispatch pipeline) goes through ``inOrder(_:_:_:)``,
 /// the one place that decides how:
 ///
 /// - from a thread that is not delivering, the work runs at once, after
@@ -21,7 +21,7 @@ import Synchronization
 ///   work is queued and runs on the holder after the work in progress, in
 ///   FIFO order, before the holder lets go.
 ///
-/// ``post(_:_:)`` is the non-blocking variant for work that must never wait
+/// ``post(_:_:_:)`` is the non-blocking variant for work that must never wait
 /// for another thread (a middleware's `next` called from a thread its own
 /// middleware may be waiting for): if another thread is delivering, the work
 /// is handed to that thread, which runs it before it lets go.
@@ -37,7 +37,7 @@ package final class DeliveryLock: @unchecked Sendable {
     @usableFromInline let mutex = Lock()
     @usableFromInline let holder = Atomic<UInt>(0)
     @usableFromInline @exclusivity(unchecked) var queue: [() -> Void] = []
-    /// Work handed over by threads that would not wait (see ``post(_:_:)``).
+    /// Work handed over by threads that would not wait (see ``post(_:_:_:)``).
     let postedLock = Lock()
     @exclusivity(unchecked) var posted: [() -> Void] = []
     /// The number of posted jobs not yet taken, readable without the lock.
@@ -58,27 +58,57 @@ package final class DeliveryLock: @unchecked Sendable {
         holder.load(ordering: .relaxed) == currentThreadIdentity()
     }
 
-    /// Runs `perform(job)` in this source's delivery order: at once (after
-    /// waiting for another thread's delivery), or, from the holder, queued
-    /// behind the work in progress.
+    /// Runs `perform(owner, job)` in this source's delivery order: at once
+    /// (after waiting for another thread's delivery), or, from the holder,
+    /// queued behind the work in progress.
     ///
-    /// `perform` should capture nothing (pass what it needs in `job`), so
-    /// that the common, uncontended path allocates nothing.
+    /// `perform` should capture nothing (pass what it needs in `owner` and
+    /// `job`), so that the common, uncontended path allocates and retains
+    /// nothing (state-bench S1, L = 1: every send takes this path).
     ///
     /// - Parameters:
-    ///   - job: What the work needs.
+    ///   - owner: The object the work runs on (the source).
+    ///   - job: What else the work needs.
     ///   - perform: The work.
     @inlinable
-    package func inOrder<Job>(_ job: Job, _ perform: @escaping (Job) -> Void) {
-        if isHeldByCurrentThread {
-            enqueue { perform(job) }
-        } else {
-            withDelivery { perform(job) }
+    package func inOrder<Owner: AnyObject, Job>(
+        _ owner: Owner,
+        _ job: Job,
+        _ perform: @escaping (Owner, Job) -> Void
+    ) {
+        inOrder {
+            perform(owner, job)
+        } orLater: {
+            { perform(owner, job) }
         }
     }
 
-    /// Runs `perform(job)` in this source's delivery order without ever
-    /// waiting for another thread.
+    /// Runs `now` at once in this source's delivery order (after waiting for
+    /// another thread's delivery), or, from the holder, queues the work that
+    /// `later` returns behind the work in progress.
+    ///
+    /// `now` and `later` must do the same work. The form for the hottest
+    /// paths (state-bench S1 and S3: a send, a dispatch): `now` is not
+    /// escaping, so the compiler inlines it and nothing is allocated or
+    /// retained unless the work has to be queued.
+    ///
+    /// - Parameters:
+    ///   - now: The work, run at once.
+    ///   - later: Makes the same work as a closure to queue.
+    @inlinable
+    package func inOrder(_ now: () -> Void, orLater later: () -> () -> Void) {
+        if isHeldByCurrentThread {
+            enqueue(later())
+        } else {
+            mutex.lock()
+            holder.store(currentThreadIdentity(), ordering: .relaxed)
+            now()
+            release()
+        }
+    }
+
+    /// Runs `perform(owner, job)` in this source's delivery order without
+    /// ever waiting for another thread.
     ///
     /// - From the holder: queued behind the work in progress.
     /// - On an idle source: runs at once on the calling thread.
@@ -86,19 +116,20 @@ package final class DeliveryLock: @unchecked Sendable {
     ///   after its queued work, before it lets go; this call returns at once.
     ///
     /// - Parameters:
-    ///   - job: What the work needs.
+    ///   - owner: The object the work runs on.
+    ///   - job: What else the work needs.
     ///   - perform: The work.
-    package func post<Job>(_ job: Job, _ perform: @escaping (Job) -> Void) {
+    package func post<Owner: AnyObject, Job>(_ owner: Owner, _ job: Job, _ perform: @escaping (Owner, Job) -> Void) {
         if isHeldByCurrentThread {
-            enqueue { perform(job) }
+            enqueue { perform(owner, job) }
             return
         }
         if mutex.tryLock() {
-            hold { perform(job) }
+            hold { perform(owner, job) }
             return
         }
         postedLock.withLock {
-            posted.append { perform(job) }
+            posted.append { perform(owner, job) }
             postedCount.add(1, ordering: .sequentiallyConsistent)
         }
         // The holder we lost to may have looked for posted work just before
@@ -113,7 +144,7 @@ package final class DeliveryLock: @unchecked Sendable {
     /// Takes the lock (waiting while another thread holds it), runs `body`,
     /// runs everything queued meanwhile, and lets go.
     ///
-    /// Must not be called by the holder (use ``inOrder(_:_:)``).
+    /// Must not be called by the holder (use ``inOrder(_:_:_:)``).
     ///
     /// - Parameter body: The delivery to make while holding the lock.
     /// - Returns: What `body` returns.
@@ -135,25 +166,49 @@ package final class DeliveryLock: @unchecked Sendable {
 
     /// Runs what was queued or posted during the holder's work, then lets go;
     /// looks once more for work posted while letting go.
+    ///
+    /// The common case (nothing queued, nothing posted) is inlined; the rest
+    /// is out of line, so a send stays small enough to inline (state-bench
+    /// S1, L = 1).
     @inlinable
     func release() {
-        while true {
-            if !queue.isEmpty || postedCount.load(ordering: .relaxed) != 0 {
-                drain()
-            }
-            holder.store(0, ordering: .relaxed)
-            mutex.unlock()
-            // A job posted by a thread that found the lock taken is seen
-            // here, or that thread finds the lock free and takes it: the
-            // poster counts its job (a sequentially consistent read-modify-
-            // write) before trying the lock, and this read is sequentially
-            // consistent after the unlock (itself a read-modify-write of the
-            // lock word), so the two cannot both miss each other. On x86 and
-            // ARM64 this read costs no more than a plain load: no fence on
-            // the path every delivery takes (state-bench S1, L = 1).
-            guard postedCount.load(ordering: .sequentiallyConsistent) != 0, mutex.tryLock() else { return }
-            holder.store(currentThreadIdentity(), ordering: .relaxed)
+        if !queue.isEmpty || postedCount.load(ordering: .relaxed) != 0 {
+            releaseAfterDraining()
+            return
         }
+        holder.store(0, ordering: .relaxed)
+        mutex.unlock()
+        // A job posted by a thread that found the lock taken is seen here,
+        // or that thread finds the lock free and takes it: the poster counts
+        // its job (a sequentially consistent read-modify-write) before
+        // trying the lock, and this read is sequentially consistent after
+        // the unlock (itself a read-modify-write of the lock word), so the
+        // two cannot both miss each other. On x86 and ARM64 this read costs
+        // no more than a plain load: no fence on the path every delivery
+        // takes.
+        if postedCount.load(ordering: .sequentiallyConsistent) != 0 {
+            retakeForPosted()
+        }
+    }
+
+    /// Drains, lets go, and takes over work posted meanwhile.
+    @usableFromInline
+    func releaseAfterDraining() {
+        drain()
+        holder.store(0, ordering: .relaxed)
+        mutex.unlock()
+        if postedCount.load(ordering: .sequentiallyConsistent) != 0 {
+            retakeForPosted()
+        }
+    }
+
+    /// Work was posted while the lock was being let go: take the lock again
+    /// and run it, unless another thread holds the lock (and will).
+    @usableFromInline
+    func retakeForPosted() {
+        guard mutex.tryLock() else { return }
+        holder.store(currentThreadIdentity(), ordering: .relaxed)
+        releaseAfterDraining()
     }
 
     /// Runs `body` when no other thread is delivering.
