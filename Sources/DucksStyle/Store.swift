@@ -148,7 +148,7 @@ open class Store<State: StateType>: StoreType {
     ///
     /// Runs in the store's order.
     @inlinable
-    func pass(_ action: Action, from index: Int) {
+    final func pass(_ action: Action, from index: Int) {
         guard index < middlewares.count else {
             reduceAndPublish(action)
             return
@@ -160,7 +160,7 @@ open class Store<State: StateType>: StoreType {
     ///
     /// Runs in the store's order.
     @usableFromInline
-    func passToMiddleware(_ action: Action, at index: Int) {
+    final func passToMiddleware(_ action: Action, at index: Int) {
         let step = MiddlewareStep(store: self, index: index)
         let disposable = middlewares[index].on(self, action: action) { [step] next in step.next(next) }
         step.finishSynchronousPass(returning: disposable)
@@ -170,7 +170,7 @@ open class Store<State: StateType>: StoreType {
     ///
     /// Runs in the store's order.
     @inlinable
-    func reduceAndPublish(_ action: Action) {
+    final func reduceAndPublish(_ action: Action) {
         working = reduce(working, action)
         source.publish(working, notifying: !isIgnorable(action))
     }
@@ -179,7 +179,7 @@ open class Store<State: StateType>: StoreType {
     ///
     /// Runs in the store's order.
     @inlinable
-    func isIgnorable(_ action: Action) -> Bool {
+    final func isIgnorable(_ action: Action) -> Bool {
         let type = ObjectIdentifier(Swift.type(of: action))
         if let last = lastActionType, last.type == type { return last.ignorable }
         let ignorable: Bool

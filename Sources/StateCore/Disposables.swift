@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Factories for the common kinds of ``Disposable``.
 ///
 /// ```swift
@@ -11,7 +13,7 @@ public enum Disposables {
     /// - Returns: A disposable whose only effect is to become
     ///   ``Disposable/isDisposed``.
     public static func create() -> Disposable {
-        ActionDisposable(nil)
+        FlagDisposable()
     }
 
     /// Returns a disposable that runs `action` once, on the thread of the
@@ -39,6 +41,18 @@ public enum Disposables {
     /// - Returns: A disposable standing for all of `disposables`.
     public static func create(_ disposables: Disposable...) -> Disposable {
         CompositeDisposable(disposables)
+    }
+}
+
+/// Has nothing to clean up: disposing only marks it disposed.
+final class FlagDisposable: Disposable, @unchecked Sendable {
+    // Safe to share: its only state is atomic.
+    private let disposed = Atomic<Bool>(false)
+
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    func dispose() {
+        disposed.store(true, ordering: .releasing)
     }
 }
 

@@ -50,8 +50,10 @@ import Synchronization
 ///   registry. Keep cross-thread cycles out of handlers, or hop through a
 ///   ``Scheduler``.
 public final class ObserverRegistry<Value>: @unchecked Sendable {
-    // Safe to share: `entries` is only touched under `entriesLock`; handlers
-    // run only while `delivery` is held, so never two at a time; values are
+    // Safe to share: `entries` and `isDelivering` are only touched while
+    // holding `delivery` (in delivery order, or excluding it), so a
+    // delivery reads `entries` without a lock of its own; handlers run only
+    // while `delivery` is held, so never two at a time; values are
     // delivered on the thread that sent them (queued ones by the same
     // holder thread that queued them), so they never cross threads here.
 
@@ -71,8 +73,11 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// The serialisation of this registry's deliveries; flavours use it to
     /// keep their own state in step with the delivery order.
     @usableFromInline package let delivery: DeliveryLock
-    @usableFromInline let entriesLock = Lock()
+    /// The handlers taking part in deliveries; only touched while holding
+    /// ``delivery`` (state-bench S1 and S2: a delivery takes no second lock).
     @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<Entry> = []
+    /// `entries.count`, readable from any thread.
+    @usableFromInline let entryCount = Atomic<Int>(0)
     /// Whether this registry shares another registry's delivery lock: it is
     /// only ever sent to from inside that registry's deliveries.
     @usableFromInline let sharesDelivery: Bool
@@ -92,8 +97,9 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     ///
     /// A send from inside the source's delivery is delivered at once instead
     /// of being queued behind it; a send from inside this registry's own
-    /// handlers is still queued. Other threads wait for the source's
-    /// delivery, exactly as for the source itself.
+    /// handlers is still queued. A send from anywhere else is a programmer
+    /// error (asserted in debug builds). Adding and disposing handlers works
+    /// from any thread, as on any registry.
     @usableFromInline
     package init(sharingDelivery delivery: DeliveryLock) {
         self.delivery = delivery
@@ -105,7 +111,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// A handler added from inside a handler is counted once it takes part
     /// in deliveries; a disposed one stops counting when `dispose()` returns.
     public var count: Int {
-        entriesLock.withLock { entries.count }
+        entryCount.load(ordering: .acquiring)
     }
 
     /// Sends `value` to every registered handler, in registration order.
@@ -158,7 +164,8 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     ///
     /// From inside one of this registry's handlers, the new handler takes
     /// part from the next value queued after this call; from any other
-    /// thread, from the next delivery that starts.
+    /// thread, from the next delivery that starts (a delivery running on
+    /// another thread is waited for).
     ///
     /// - Parameter handler: Called with each value, on the sending thread.
     /// - Returns: A disposable that unregisters the handler.
@@ -170,7 +177,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         if delivery.isHeldByCurrentThread {
             delivery.enqueue { self.activate(entry, replaying: nil) }
         } else {
-            entriesLock.withLock { entries.append(entry) }
+            delivery.withDelivery { append(entry) }
         }
         return entry.subscription
     }
@@ -238,7 +245,11 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// once (it is part of that delivery).
     @inlinable
     package func inOrder(_ now: () -> Void, orLater later: () -> () -> Void) {
-        if sharesDelivery && !isDelivering && delivery.isHeldByCurrentThread {
+        if sharesDelivery && !isDelivering {
+            // Only ever sent to from inside the source's delivery, on its
+            // holder; asked without `isHeldByCurrentThread`, which costs a
+            // call per stage of an operator chain (state-bench S2).
+            assert(delivery.isHeldByCurrentThread, "a derived registry is sent to outside its source's delivery")
             now()
         } else {
             delivery.inOrder(now, orLater: later)
@@ -264,9 +275,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// Only call it in delivery order (see ``inOrder(_:orLater:)``).
     @inlinable
     package func deliver(_ value: Value) {
-        entriesLock.lock()
         let current = entries
-        entriesLock.unlock()
         isDelivering = true
         for entry in current where !entry.subscription.isDisposed {
             entry.handler(value)
@@ -291,7 +300,14 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
             }
             guard !entry.subscription.isDisposed else { return }
         }
-        entriesLock.withLock { entries.append(entry) }
+        append(entry)
+    }
+
+    /// Lets `entry` take part in deliveries; runs in delivery order.
+    @inlinable
+    func append(_ entry: Entry) {
+        entries.append(entry)
+        entryCount.add(1, ordering: .releasing)
     }
 
     /// Unregisters `subscription` once no delivery is running on another
@@ -300,12 +316,11 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     func remove(_ subscription: Subscription, isFirst: Bool) {
         let removed = delivery.excludingDelivery { () -> Entry? in
             guard isFirst else { return nil }
-            return entriesLock.withLock { () -> Entry? in
-                guard let index = entries.firstIndex(where: { $0.subscription === subscription }) else {
-                    return nil
-                }
-                return entries.remove(at: index)
+            guard let index = entries.firstIndex(where: { $0.subscription === subscription }) else {
+                return nil
             }
+            entryCount.subtract(1, ordering: .releasing)
+            return entries.remove(at: index)
         }
         // The handler is released here, outside every lock, unless a
         // delivery on this thread is still iterating over it.

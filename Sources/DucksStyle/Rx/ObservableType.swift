@@ -63,13 +63,15 @@ extension ObservableType {
 final class SubscriptionSink<Element>: Disposable, @unchecked Sendable {
     // Safe to share: `upstream` and `onDisposed` are thread-safe
     // disposables; `stopped` is atomic.
-    @usableFromInline let onDisposed: Disposable
+    /// Runs the user's `onDisposed` once; nil when there is none (the
+    /// common case, which then allocates nothing more: state-bench S4).
+    @usableFromInline let onDisposed: Disposable?
     @usableFromInline let upstream = SingleAssignmentDisposable()
     @usableFromInline let stopped = Atomic<Bool>(false)
 
     @inlinable
     init(onDisposed: (() -> Void)?) {
-        self.onDisposed = onDisposed.map { Disposables.create(with: $0) } ?? Disposables.create()
+        self.onDisposed = onDisposed.map { Disposables.create(with: $0) }
     }
 
     @inlinable
@@ -99,13 +101,13 @@ final class SubscriptionSink<Element>: Disposable, @unchecked Sendable {
     }
 
     @usableFromInline
-    var isDisposed: Bool { onDisposed.isDisposed }
+    var isDisposed: Bool { stopped.load(ordering: .acquiring) }
 
     @usableFromInline
     func dispose() {
         _ = stop()
         upstream.dispose()
-        onDisposed.dispose()
+        onDisposed?.dispose()
     }
 
     /// Stops further events; returns whether this call did it.
