@@ -1,7 +1,7 @@
 extension Core where StateType: Sendable {
     /// The states, for `for await`: the state current when the iteration
-    /// starts, then every new one (as a subscriber; updates are taken on the
-    /// core's job thread and buffered for the loop).
+    /// starts, then every new one (taken in the core's work, as an immediate
+    /// subscriber would, and buffered for the loop).
     ///
     /// ```swift
     /// for await state in core.states {
@@ -10,7 +10,9 @@ extension Core where StateType: Sendable {
     /// ```
     ///
     /// Every state is kept in order until the loop reads it; breaking out of
-    /// the loop or cancelling its task removes the subscription at once.
+    /// the loop or cancelling its task ends the subscription (as StateCore's
+    /// `ObservedValues` says), and no state applied after the cancellation
+    /// reaches the loop.
     public var states: ObservedValues<StateType> {
         states(bufferingPolicy: .unbounded)
     }
@@ -23,7 +25,7 @@ extension Core where StateType: Sendable {
     public func states(
         bufferingPolicy policy: AsyncStream<StateType>.Continuation.BufferingPolicy
     ) -> ObservedValues<StateType> {
-        ObservedValues(bufferingPolicy: policy) { sink in self.subscribe(sink.yield) }
+        source.values(replaying: true, bufferingPolicy: policy)
     }
 
     /// An `Observable` model holding the latest state, for SwiftUI or
@@ -38,30 +40,6 @@ extension Core where StateType: Sendable {
     ///   default.
     /// - Returns: The model.
     public func observed(on scheduler: Scheduler = QueueScheduler.main) -> ObservedState<StateType> {
-        ObservedState(initial: state, on: scheduler) { handler in self.subscribe(handler) }
-    }
-
-    /// Subscribes `handler` (sent the current state first), updated on the
-    /// core's job thread; the returned disposable removes it.
-    func subscribe(_ handler: @escaping (StateType) -> Void) -> Disposable {
-        let subscriber = HandlerSubscriber(handler)
-        add(subscriber: subscriber, notifyOn: ImmediateScheduler())
-        // The disposable holds the subscriber: the core only holds it weakly.
-        return Disposables.create { [weak self] in
-            self?.remove(subscriber: subscriber)
-        }
-    }
-}
-
-/// A subscriber that calls a closure.
-final class HandlerSubscriber<StateType>: Subscriber {
-    private let handler: (StateType) -> Void
-
-    init(_ handler: @escaping (StateType) -> Void) {
-        self.handler = handler
-    }
-
-    func update(with state: StateType) {
-        handler(state)
+        source.observed(on: scheduler)
     }
 }

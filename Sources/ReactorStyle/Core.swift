@@ -12,71 +12,65 @@ import Dispatch
 ///
 /// ## Ordering
 ///
-/// The core runs its work (events, commands, adding subscribers) as typed
-/// jobs on StateCore's serial job queue (the mechanism behind
-/// `SerialScheduler`): one at a time, in the order they were requested, on
-/// the requesting thread when the core is idle (no thread hop), otherwise on
-/// the thread already running jobs. So:
-/// - events are applied one at a time, in the order fired; after each,
-///   the middlewares see the event and the new state, then every subscriber
-///   is sent the new state (or its selected part);
+/// The core is a StateCore state source: its state changes only in its
+/// delivery order, and everything the core does (applying an event, running
+/// a command, letting a new subscriber join) takes its place in that order.
+/// So:
+/// - events are applied one at a time, in the order fired; after each, the
+///   middlewares see the event and the new state, then every subscriber is
+///   sent the new state (or its selected part);
 /// - an `add` is ordered with the `fire`s around it: a new subscriber is
-///   first sent the state current when its job runs, then every later state;
+///   first sent the state current when it joins, then every later state;
 /// - every subscriber receives every state, in order, none coalesced, on
 ///   its own queue or scheduler;
-/// - an event fired from inside a middleware, a command or an `update` on
-///   the core's own queue is applied after the current job, never nested.
+/// - an event fired from inside a middleware, a command or an immediate
+///   subscriber's `update` is applied after the current work, never nested.
 ///
-/// ## Threads and lifetime
+/// ## Threads and back-pressure
 ///
-/// ``state`` can be read from any thread at any time. `fire`, `add` and
-/// `remove` may be called from any thread, including from inside `update`
-/// or a command, whatever the notify queue, without deadlocking.
+/// ``state`` can be read from any thread at any time; inside the core's
+/// work it is the state being delivered. `fire`, `add` and `remove` may be
+/// called from any thread, including from inside `update` or a command,
+/// whatever the notify queue, without deadlocking: nothing the core does
+/// while applying an event waits for a subscriber's queue.
+///
+/// A `fire` from a thread while the core is busy on another waits until its
+/// event has been applied, as a send to any StateCore source does; so a
+/// thread that fires faster than the core applies is slowed to its pace
+/// instead of queueing without bound. A firing thread runs its own event and
+/// the work that event causes, never other threads' events.
+///
+/// ## Subscribers
+///
 /// Subscribers are held weakly; adding one twice is a no-op; once
 /// ``remove(subscriber:)`` has returned, no further `update` starts for it,
-/// even if notifications were already queued.
+/// even if notifications were already scheduled on its queue.
 ///
 /// `Core` is `Sendable` when its state is, so commands may capture it and
 /// fire from other threads.
 public final class Core<StateType: State> {
-    /// A unit of the core's work, run one at a time in FIFO order.
-    @usableFromInline
-    enum Job {
-        case event(Core, Event)
-        case command(Core, (StateType, Core) -> Void)
-        case activate(Core, Subscription<StateType>)
-        /// Work scheduled on the core's own queue (a `nil` notify queue).
-        case run(@Sendable () -> Void)
-
-        @inlinable
-        func perform() {
-            switch self {
-            case .event(let core, let event): core.apply(event)
-            case .command(let core, let execute): execute(core.working, core)
-            case .activate(let core, let subscription): subscription.activate(on: core.subscribers, state: core.working)
-            case .run(let work): work()
-            }
-        }
-    }
-
-    /// The core's job queue: runs on the requesting thread when idle.
-    /// (Created in the inlinable `init`, so that its `perform` closure is
-    /// specialised for the state type where the core is made.)
-    @usableFromInline let jobs: SerialQueue<Job>
-    /// The state as the jobs see it; only touched by jobs.
+    /// The state and the subscriptions it feeds; its delivery order is the
+    /// order of all the core's work.
+    @usableFromInline let source: StateSource<CurrentValue<StateType>>
+    /// The state as the core's work sees it; only touched in the core's
+    /// order.
     @usableFromInline @exclusivity(unchecked) var working: StateType
-    /// The state as readers on any thread see it, published after each event.
-    @usableFromInline let current: LockedValue<StateType>
     @usableFromInline let middlewares: [AnyMiddleware]
-    /// The fan-out to subscriptions; only sent to by jobs.
-    @usableFromInline let subscribers = ObserverRegistry<StateType>()
-    /// Every subscription not yet removed, for `add` and `remove` to find.
-    @usableFromInline let subscriptions = LockedValue<[Subscription<StateType>]>([])
+    /// Every subscription not yet removed, by subscriber.
+    let subscriptions = LockedValue<[ObjectIdentifier: Subscription<StateType>]>([:])
+    /// How each type of subscriber is updated, resolved once per type.
+    let resolvers = LockedValue<[ResolverKey: SubscriberResolver<StateType>]>([:])
+    /// The core's own serial queue, for subscribers added with a `nil` queue.
+    @usableFromInline let ownQueue: QueueScheduler
+    /// The threads running a queue subscriber's `update` now.
+    let updatingThreads = LockedValue<[UInt]>([])
 
     /// The current state: the result of every event applied so far.
     ///
     /// Safe to read from any thread, including while events are applied.
-    public var state: StateType { current.value }
+    /// Read inside the core's work (a middleware, a command, an immediate
+    /// subscriber's `update`), it is the state being delivered.
+    public var state: StateType { source.currentValue() }
 
     /// Creates a core holding `state`.
     ///
@@ -85,15 +79,15 @@ public final class Core<StateType: State> {
     ///   - middlewares: Called in this order after each event.
     @inlinable
     public init(state: StateType, middlewares: [AnyMiddleware] = []) {
-        jobs = SerialQueue { $0.perform() }
+        source = StateSource(value: state)
         working = state
-        current = LockedValue(state)
         self.middlewares = middlewares
+        ownQueue = QueueScheduler(label: "ReactorStyle.Core")
     }
 
     deinit {
-        for subscription in subscriptions.value {
-            subscription.cancel()
+        for subscription in subscriptions.value.values {
+            subscription.cancel(waiting: false)
         }
     }
 
@@ -110,7 +104,8 @@ public final class Core<StateType: State> {
     ///   - subscriber: The subscriber, held weakly. Adding one that is
     ///     already subscribed does nothing.
     ///   - queue: The serial queue `update` is called on; the main queue by
-    ///     default; `nil` for the core's own job queue.
+    ///     default; `nil` for a serial queue that belongs to the core (never
+    ///     the caller's thread).
     ///   - selector: Chooses the part of the state to send; the whole state
     ///     when `nil`. It runs on `queue`.
     public func add(
@@ -118,8 +113,7 @@ public final class Core<StateType: State> {
         notifyOnQueue queue: DispatchQueue? = DispatchQueue.main,
         selector: ((StateType) -> Any)? = nil
     ) {
-        let scheduler: Scheduler = queue.map { QueueScheduler(queue: $0) } ?? JobQueueScheduler(jobs: jobs)
-        add(subscriber: subscriber, notifyOn: scheduler, selector: selector)
+        add(subscriber: subscriber, notifyOn: queue.map { QueueScheduler(queue: $0) } ?? ownQueue, selector: selector)
     }
 
     /// Adds `subscriber`, to be notified on `scheduler` of the current state
@@ -129,8 +123,8 @@ public final class Core<StateType: State> {
     /// core.add(subscriber: recorder, notifyOn: ImmediateScheduler())
     /// ```
     ///
-    /// With an `ImmediateScheduler`, `update` runs inside the event's job,
-    /// on the thread applying it, before `fire` returns on an idle core.
+    /// With an `ImmediateScheduler`, `update` runs inside the core's work,
+    /// on the thread applying the event, before `fire` returns.
     ///
     /// - Parameters:
     ///   - subscriber: The subscriber, held weakly. Adding one that is
@@ -139,125 +133,127 @@ public final class Core<StateType: State> {
     ///     at a time, in order (every StateCore scheduler does).
     ///   - selector: Chooses the part of the state to send; the whole state
     ///     when `nil`. It runs on `scheduler`.
-    @inlinable
     public func add(subscriber: AnySubscriber, notifyOn scheduler: Scheduler, selector: ((StateType) -> Any)? = nil) {
-        let subscription = Subscription(subscriber: subscriber, scheduler: scheduler, selector: selector)
+        let (deliver, expected) = resolver(for: subscriber, selected: selector != nil).delivery(subscriber, selector)
+        let subscription = Subscription(
+            core: self,
+            subscriber: subscriber,
+            scheduler: scheduler,
+            deliver: deliver,
+            expected: expected
+        )
         guard register(subscription) else { return }
-        jobs.enqueue(.activate(self, subscription))
+        subscription.join(source)
     }
 
-    /// Records `subscription` unless its subscriber is already subscribed;
-    /// drops subscriptions whose subscriber has been released.
-    @usableFromInline
+    /// How subscribers of `subscriber`'s type are updated: resolved with a
+    /// runtime cast the first time the type is seen, then remembered (a
+    /// cast to `any Subscriber<StateType>` costs microseconds; state-bench
+    /// S4).
+    func resolver(for subscriber: AnySubscriber, selected: Bool) -> SubscriberResolver<StateType> {
+        let key = ResolverKey(type: ObjectIdentifier(type(of: subscriber)), selected: selected)
+        if let known = resolvers.value[key] {
+            return known
+        }
+        let resolver = SubscriberResolver<StateType>(resolving: subscriber, selected: selected)
+        resolvers.modify { $0[key] = resolver }
+        return resolver
+    }
+
+    /// Records `subscription` unless its subscriber is already subscribed.
     func register(_ subscription: Subscription<StateType>) -> Bool {
-        let (isNew, released) = subscriptions.modify { list in
-            let released = list.removeReleased()
-            guard !list.contains(where: { $0.subscriber === subscription.subscriber }) else { return (false, released) }
-            list.append(subscription)
-            return (true, released)
+        guard let subscriber = subscription.subscriber else { return false }
+        let key = ObjectIdentifier(subscriber)
+        let (isNew, replaced) = subscriptions.modify { table -> (Bool, Subscription<StateType>?) in
+            let existing = table[key]
+            // A released subscriber's address may have been reused.
+            if let existing, existing.subscriber != nil { return (false, nil) }
+            table[key] = subscription
+            return (true, existing)
         }
-        for subscription in released {
-            subscription.cancel()
-        }
+        replaced?.cancel(waiting: false)
         return isNew
     }
 
     /// Removes `subscriber`.
     ///
     /// Once this method returns, no further `update` starts for the
-    /// subscriber, even if notifications were already queued. Called from
-    /// inside that subscriber's own `update`, it takes effect at once.
-    /// Called from another thread while its `update` runs, it waits for that
-    /// call to finish.
+    /// subscriber, even if notifications were already scheduled. Called
+    /// from another thread while its `update` runs, it waits for that call
+    /// to finish, so you may release what `update` uses. Called from inside
+    /// the core's own work (a command, a middleware, an immediate
+    /// subscriber's `update`) or from inside any subscriber's `update`, it
+    /// does not wait for an `update` running on another queue (that could
+    /// deadlock: two subscribers removing each other); from inside the
+    /// subscriber's own `update` it takes effect at once.
     ///
     /// - Parameter subscriber: The subscriber to remove. Removing one that is
     ///   not subscribed does nothing.
     public func remove(subscriber: AnySubscriber) {
-        let removed = subscriptions.modify { list in
-            var removed = list.removeReleased()
-            list.removeAll { subscription in
-                guard subscription.subscriber === subscriber else { return false }
-                removed.append(subscription)
-                return true
-            }
-            return removed
+        let key = ObjectIdentifier(subscriber)
+        let removed = subscriptions.modify { table -> Subscription<StateType>? in
+            guard let subscription = table[key], subscription.subscriber === subscriber else { return nil }
+            table[key] = nil
+            return subscription
         }
-        for subscription in removed {
-            subscription.cancel()
-        }
+        removed?.cancel(waiting: !isInCallback)
+    }
+
+    /// Whether the calling thread is inside the core's work or a queue
+    /// subscriber's `update`.
+    var isInCallback: Bool {
+        if source.isInDeliveryOrder { return true }
+        let thread = currentThreadIdentity()
+        return updatingThreads.value.contains(thread)
     }
 
     /// Applies `event` to the state, then runs the middlewares and notifies
     /// every subscriber.
     ///
-    /// Returns at once if the core is busy on another thread (the event is
-    /// applied in turn); otherwise the event has been applied, and
-    /// subscribers on the core's own queue or an immediate scheduler
-    /// notified, when it returns.
+    /// From another thread while the core is busy, it waits until its event
+    /// has been applied. Otherwise the event has been applied, the
+    /// middlewares have run and immediate subscribers have been updated
+    /// when it returns (subscribers on a queue are updated there, later).
+    /// From inside the core's own work, the event is queued behind it.
     ///
     /// - Parameter event: The event to apply.
     @inlinable
     public func fire(event: Event) {
-        jobs.enqueue(.event(self, event))
+        source.inOrder { apply(event) } orLater: { { self.apply(event) } }
     }
 
     /// Runs `command` with the current state, in turn with the events fired
-    /// before and after it.
+    /// before and after it (waiting its turn, as ``fire(event:)`` does).
     ///
     /// - Parameter command: The command to run.
     public func fire<C: Command>(command: C) where C.StateType == StateType {
-        jobs.enqueue(.command(self) { state, core in command.execute(state: state, core: core) })
+        source.inOrder {
+            command.execute(state: working, core: self)
+        } orLater: {
+            { command.execute(state: self.working, core: self) }
+        }
     }
 
-    /// Applies one event; runs as a job.
+    /// Applies one event; runs in the core's order.
     @inlinable
     func apply(_ event: Event) {
         working.react(to: event)
         let state = working
-        current.modify { $0 = state }
+        source.publish(state, notifying: false)
         for middleware in middlewares {
             middleware._process(event: event, state: state)
         }
-        subscribers.send(state)
+        source.deliver(state)
     }
 }
 
-/// The core's own job queue, as a scheduler for subscribers added with a
-/// `nil` queue.
-@usableFromInline
-struct JobQueueScheduler<StateType: State>: Scheduler {
-    let jobs: SerialQueue<Core<StateType>.Job>
-
-    @usableFromInline
-    func schedule(_ work: @escaping @Sendable () -> Void) {
-        jobs.enqueue(.run(work))
-    }
-
-    @usableFromInline
-    func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
-        let jobs = jobs
-        let item = DispatchWorkItem { jobs.enqueue(.run(work)) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + delay.dispatchInterval, execute: item)
-        return Disposables.create(with: item.cancel)
-    }
-}
-
-// Safe to share when the state is: readers see the state behind a lock,
-// jobs (which alone touch `working`) run one at a time, and subscriptions
-// are behind a lock.
+// Safe to share when the state is: the state source is thread-safe, the
+// core's work (which alone touches `working`) runs in its delivery order,
+// and the tables are behind locks.
 extension Core: @unchecked Sendable where StateType: Sendable {}
 
-extension Array {
-    /// Removes the subscriptions whose subscriber has been released, and
-    /// returns them.
-    mutating func removeReleased<StateType>() -> [Subscription<StateType>]
-    where Element == Subscription<StateType> {
-        var released: [Subscription<StateType>] = []
-        removeAll { subscription in
-            guard subscription.subscriber == nil else { return false }
-            released.append(subscription)
-            return true
-        }
-        return released
-    }
+/// The key under which a subscriber type's resolver is remembered.
+struct ResolverKey: Hashable {
+    let type: ObjectIdentifier
+    let selected: Bool
 }

@@ -1,5 +1,6 @@
+import Synchronization
+
 /// What happened when a state was handed to a subscriber.
-@usableFromInline
 enum DeliveryOutcome {
     case delivered
     /// The value was not of the subscriber's state type.
@@ -10,87 +11,109 @@ enum DeliveryOutcome {
 
 /// One subscriber's link to a core: where and how it is notified.
 ///
-/// The core's jobs hand each new state to ``notify(_:)``.
+/// The subscription is an observer of the core's state source, which replays
+/// the current state when it joins and then hands it every new state, in
+/// the core's order.
 /// - On an `ImmediateScheduler` the subscriber is updated there and then,
-///   inside the core's fan-out delivery; that delivery's lock is what makes
-///   a `remove` from another thread wait for a running `update`.
-/// - On any other scheduler the state is scheduled there and passes through
-///   `gate`, a one-handler StateCore registry, whose disposal guarantees that
-///   no `update` starts once ``cancel()`` has returned, even for
-///   notifications already scheduled, and that a cancel from inside `update`
-///   takes effect at once.
-@usableFromInline
-final class Subscription<StateType>: @unchecked Sendable {
-    // Safe to share: the stored properties are immutable and thread-safe,
-    // except `reported`, which only deliveries touch, one at a time (the
-    // fan-out's or the gate's).
-    @usableFromInline weak let subscriber: AnySubscriber?
-    @usableFromInline let scheduler: Scheduler
-    @usableFromInline let isImmediate: Bool
-    @usableFromInline let deliver: (StateType) -> DeliveryOutcome
-    @usableFromInline let expected: Any.Type
-    /// The one-handler registry updates pass through on a non-immediate
-    /// scheduler (nil for an immediate one, which needs none).
-    @usableFromInline let gate: ObserverRegistry<StateType>?
-    @usableFromInline let gateHandler = SingleAssignmentDisposable()
-    /// The handler in the core's fan-out registry, set when activated.
-    @usableFromInline let fanOut = SingleAssignmentDisposable()
-    @usableFromInline @exclusivity(unchecked) var reported = false
+///   inside the core's work; the core's delivery order is what makes a
+///   `remove` from another thread wait for a running `update`.
+/// - On any other scheduler each state is scheduled there and passes through
+///   `gate`, which guarantees that no `update` starts once ``cancel(waiting:)``
+///   has returned, even for states already scheduled. The core never waits
+///   for a gate while doing its work, so a subscriber's `update` may wait
+///   for the core (`fire`, `add`, `remove`) without a lock cycle.
+final class Subscription<StateType: State>: @unchecked Sendable {
+    // Safe to share: the stored properties are immutable or thread-safe,
+    // except `reported`, which only updates touch, one at a time (in the
+    // core's order for an immediate subscriber, in the gate otherwise).
+    weak let subscriber: AnySubscriber?
+    /// The subscriber's key in the core's table.
+    let key: ObjectIdentifier
+    weak let core: Core<StateType>?
+    let scheduler: Scheduler
+    let deliver: (StateType) -> DeliveryOutcome
+    let expected: Any.Type
+    /// The gate updates pass through on a scheduler other than an immediate
+    /// one (nil for an immediate one, which runs inside the core's work).
+    let gate: CallGate?
+    /// The observer in the core's state source, set when it joins.
+    let observer = SingleAssignmentDisposable()
+    let cancelled = Atomic<Bool>(false)
+    @exclusivity(unchecked) var reported = false
 
-    @inlinable
-    init(subscriber: AnySubscriber, scheduler: Scheduler, selector: ((StateType) -> Any)?) {
+    init(
+        core: Core<StateType>,
+        subscriber: AnySubscriber,
+        scheduler: Scheduler,
+        deliver: @escaping (StateType) -> DeliveryOutcome,
+        expected: Any.Type
+    ) {
+        self.core = core
         self.subscriber = subscriber
+        key = ObjectIdentifier(subscriber)
         self.scheduler = scheduler
-        isImmediate = scheduler is ImmediateScheduler
-        (deliver, expected) = makeDelivery(to: subscriber, selector: selector)
-        gate = isImmediate ? nil : ObserverRegistry()
-        if let gate {
-            gateHandler.setDisposable(gate.add { [unowned self] state in update(with: state) })
-        }
+        self.deliver = deliver
+        self.expected = expected
+        gate = scheduler is ImmediateScheduler ? nil : CallGate()
     }
 
-    /// Joins the core's fan-out, sending `state` first.
-    ///
-    /// Runs as a job.
-    @inlinable
-    func activate(on subscribers: ObserverRegistry<StateType>, state: StateType) {
-        guard !fanOut.isDisposed else { return }
-        fanOut.setDisposable(subscribers.add(replaying: { [state] }) { [self] state in notify(state) })
+    /// Joins the core's state source: the current state first, then every
+    /// new one.
+    func join(_ source: StateSource<CurrentValue<StateType>>) {
+        observer.setDisposable(source.add(replaying: true) { [self] state in notify(state) })
     }
 
-    /// Hands `state` to the subscriber, now or on its scheduler.
-    @inlinable
+    /// Hands `state` to the subscriber, now or on its scheduler; runs in the
+    /// core's order.
     func notify(_ state: StateType) {
-        guard let gate else {
+        guard !cancelled.load(ordering: .acquiring) else { return }
+        guard subscriber != nil else {
+            released()
+            return
+        }
+        guard gate != nil else {
             update(with: state)
             return
         }
-        guard subscriber != nil else {
-            fanOut.dispose()
-            return
-        }
-        let delivery = UncheckedSendable((gate, state))
+        let update = UncheckedSendable((self, state))
         scheduler.schedule {
-            let (gate, state) = delivery.value
-            gate.send(state)
+            let (subscription, state) = update.value
+            subscription.updateThroughGate(with: state)
         }
     }
 
+    /// Updates the subscriber on its scheduler, unless cancelled meanwhile.
+    func updateThroughGate(with state: StateType) {
+        guard let gate, let core else { return }
+        let thread = currentThreadIdentity()
+        core.updatingThreads.modify { $0.append(thread) }
+        defer {
+            core.updatingThreads.modify { threads in
+                if let index = threads.lastIndex(of: thread) { threads.remove(at: index) }
+            }
+        }
+        gate.run { update(with: state) }
+    }
+
     /// Updates the subscriber; reports a type mismatch once.
-    @inlinable
     func update(with state: StateType) {
         switch deliver(state) {
         case .delivered:
             break
         case .released:
-            fanOut.dispose()
+            released()
         case .mismatch(let sent):
             reportMismatch(sent: sent)
         }
     }
 
+    /// The subscriber was released: stop, without waiting for anything.
+    func released() {
+        cancel(waiting: false)
+        core?.forget(self)
+    }
+
     /// Reports a state type mismatch, once per subscription.
-    @usableFromInline
     func reportMismatch(sent: Any.Type) {
         guard !reported else { return }
         reported = true
@@ -98,56 +121,96 @@ final class Subscription<StateType>: @unchecked Sendable {
         Diagnostics.report(.stateTypeMismatch(subscriber: subscriberType, expected: expected, sent: sent))
     }
 
-    /// Stops every further update; see the type's documentation.
-    func cancel() {
-        fanOut.dispose()
-        gateHandler.dispose()
-    }
-}
-
-/// Returns a function that updates `subscriber` with a state (or the part
-/// `selector` chooses), and the type the subscriber expects.
-///
-/// A typed ``Subscriber`` gets ``Subscriber/update(with:)`` called directly
-/// (without boxing or casting when it takes the core's whole state); any
-/// other ``AnySubscriber`` gets ``AnySubscriber/_update(with:)``.
-@inlinable
-func makeDelivery<StateType>(
-    to subscriber: AnySubscriber,
-    selector: ((StateType) -> Any)?
-) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type) {
-    if selector == nil, let whole = subscriber as? any Subscriber<StateType> {
-        // The common case, resolved once here: a subscriber of the whole
-        // state, called through its existential with no per-call casts.
-        let deliver: (StateType) -> DeliveryOutcome = { [weak whole] state in
-            guard let whole else { return .released }
-            whole.update(with: state)
-            return .delivered
+    /// Stops every further update: once this returns, no `update` starts.
+    ///
+    /// With `waiting`, also waits for an `update` running on the
+    /// subscriber's queue; an immediate subscriber's running `update` is
+    /// always waited for (it runs in the core's work, which never waits for
+    /// anyone's queue), except from inside the core's work itself.
+    func cancel(waiting: Bool) {
+        cancelled.store(true, ordering: .releasing)
+        observer.dispose()
+        if let gate {
+            gate.close(waiting: waiting)
+        } else {
+            // The observer may not have joined yet (its replay running on
+            // another thread): wait for the core's work in progress.
+            core?.source.waitForDelivery()
         }
-        return (deliver, StateType.self)
     }
-    if let typed = subscriber as? any Subscriber {
-        return typedDelivery(to: typed, selector: selector)
-    }
-    let deliver: (StateType) -> DeliveryOutcome = { [weak subscriber] state in
-        guard let subscriber else { return .released }
-        subscriber._update(with: selector.map { $0(state) } ?? state)
-        return .delivered
-    }
-    return (deliver, Any.self)
 }
 
-@inlinable
-func typedDelivery<S: Subscriber, StateType>(
-    to subscriber: S,
-    selector: ((StateType) -> Any)?
-) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type) {
-    let deliver: (StateType) -> DeliveryOutcome = { [weak subscriber] state in
-        guard let subscriber else { return .released }
-        let value: Any = selector.map { $0(state) } ?? state
-        guard let typed = value as? S.StateType else { return .mismatch(sent: type(of: value)) }
-        subscriber.update(with: typed)
-        return .delivered
+extension Core {
+    /// Forgets `subscription` after its subscriber was released.
+    func forget(_ subscription: Subscription<StateType>) {
+        subscriptions.modify { table in
+            if table[subscription.key] === subscription {
+                table[subscription.key] = nil
+            }
+        }
     }
-    return (deliver, S.StateType.self)
+}
+
+/// How the subscribers of one type are updated, found once per type.
+///
+/// A typed ``Subscriber`` of the core's whole state gets
+/// ``Subscriber/update(with:)`` called directly (no boxing, no cast per
+/// update); a typed subscriber with a selector gets the selected value cast
+/// to its `StateType`; any other ``AnySubscriber`` gets
+/// ``AnySubscriber/_update(with:)``.
+struct SubscriberResolver<StateType> {
+    /// Makes the function that updates one subscriber of this type, and the
+    /// type it expects.
+    let delivery:
+        (AnySubscriber, ((StateType) -> Any)?) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type)
+
+    /// Resolves the type of `subscriber`; the one runtime cast per type.
+    init(resolving subscriber: AnySubscriber, selected: Bool) {
+        if !selected, let whole = subscriber as? any Subscriber<StateType> {
+            delivery = Self.whole(whole)
+        } else if let typed = subscriber as? any Subscriber {
+            delivery = Self.typed(typed)
+        } else {
+            delivery = { subscriber, selector in
+                let deliver: (StateType) -> DeliveryOutcome = { [weak subscriber] state in
+                    guard let subscriber else { return .released }
+                    subscriber._update(with: selector.map { $0(state) } ?? state)
+                    return .delivered
+                }
+                return (deliver, Any.self)
+            }
+        }
+    }
+
+    private static func whole<S: Subscriber>(
+        _: S
+    ) -> (AnySubscriber, ((StateType) -> Any)?) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type)
+    where S.StateType == StateType {
+        { subscriber, _ in
+            // The type was checked when it was resolved.
+            let typed = unsafeDowncast(subscriber, to: S.self)
+            let deliver: (StateType) -> DeliveryOutcome = { [weak typed] state in
+                guard let typed else { return .released }
+                typed.update(with: state)
+                return .delivered
+            }
+            return (deliver, StateType.self)
+        }
+    }
+
+    private static func typed<S: Subscriber>(
+        _: S
+    ) -> (AnySubscriber, ((StateType) -> Any)?) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type) {
+        { subscriber, selector in
+            let typed = unsafeDowncast(subscriber, to: S.self)
+            let deliver: (StateType) -> DeliveryOutcome = { [weak typed] state in
+                guard let typed else { return .released }
+                let value: Any = selector.map { $0(state) } ?? state
+                guard let selected = value as? S.StateType else { return .mismatch(sent: type(of: value)) }
+                typed.update(with: selected)
+                return .delivered
+            }
+            return (deliver, S.StateType.self)
+        }
+    }
 }

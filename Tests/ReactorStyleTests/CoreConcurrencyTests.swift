@@ -21,19 +21,19 @@ struct CoreConcurrencyTests {
     @Test("leaving the loop removes the subscription")
     func loopEndReleases() async {
         let core = Core(state: Counter())
-        #expect(core.subscribers.count == 0)
+        #expect(core.source.observerCount == 0)
         for await state in core.states {
-            #expect(core.subscribers.count == 1)
+            #expect(core.source.observerCount == 1)
             if state.value == 0 { break }
         }
-        #expect(core.subscribers.count == 0)
+        #expect(core.source.observerCount == 0)
     }
 
     @Test("cancelling the consuming task removes the subscription")
     func cancellationReleases() async {
         let core = Core(state: Counter())
         await cancelLoopAfterFirstValue(over: { core.states })
-        #expect(core.subscribers.count == 0)
+        #expect(core.source.observerCount == 0)
     }
 
     @Test("observed() mirrors the state and notifies withObservationTracking")

@@ -31,6 +31,7 @@ struct Reset: Event {}
 final class Recording<Value: Sendable>: Subscriber, Sendable {
     let values = Recorder<Value>()
     private let reaction = LockedValue<(@Sendable (Value) -> Void)?>(nil)
+    private let updated = DispatchSemaphore(value: 0)
 
     func react(_ body: @escaping @Sendable (Value) -> Void) {
         reaction.modify { $0 = body }
@@ -39,6 +40,24 @@ final class Recording<Value: Sendable>: Subscriber, Sendable {
     func update(with state: Value) {
         values.append(state)
         reaction.value?(state)
+        updated.signal()
+    }
+
+    /// Waits (at most `seconds`) until `count` states have been recorded;
+    /// returns whether they were.
+    func waitForValues(_ count: Int, seconds: Int = 5) -> Bool {
+        while values.values.count < count {
+            guard updated.wait(timeout: .now() + .seconds(seconds)) == .success else { return false }
+        }
+        return true
+    }
+}
+
+extension Core {
+    /// Returns once the core's own queue has run everything scheduled on it
+    /// so far (the updates of subscribers added with a `nil` queue).
+    func drainOwnQueue() {
+        ownQueue.queue.sync {}
     }
 }
 
@@ -84,8 +103,8 @@ struct CoreTests {
         let subscriber = Recording<Counter>()
         let late = Recording<Counter>()
         subscriber.react { state in
-            // Runs on the core's own queue: the core is busy, so these are
-            // queued in this order behind the current job.
+            // Runs on the core's own queue, ordered with the core's work:
+            // the late subscriber joins between the two events.
             guard state.value == 1 else { return }
             core.fire(event: Add())
             core.add(subscriber: late, notifyOnQueue: nil)
@@ -93,6 +112,8 @@ struct CoreTests {
         }
         core.add(subscriber: subscriber, notifyOnQueue: nil)
         core.fire(event: Add())
+        #expect(subscriber.waitForValues(4) && late.waitForValues(2))
+        core.drainOwnQueue()
         #expect(subscriber.values.values.map(\.value) == [0, 1, 2, 3])
         #expect(late.values.values.map(\.value) == [2, 3])
     }
@@ -191,7 +212,7 @@ struct CoreTests {
         }
         #expect(weakSubscriber == nil)
         core.fire(event: Add())
-        #expect(core.subscribers.count == 0, "the released subscriber's fan-out handler is gone")
+        #expect(core.source.observerCount == 0, "the released subscriber's fan-out handler is gone")
     }
 
     @Test("adding the same subscriber twice is a no-op")
@@ -235,6 +256,10 @@ struct CoreTests {
         }
         core.fire(event: Add())
         core.fire(event: Add())
+        if kind == 0 {
+            #expect(subscriber.waitForValues(2))
+            core.drainOwnQueue()
+        }
         #expect(subscriber.values.values.map(\.value) == [0, 1])
     }
 
@@ -255,6 +280,8 @@ struct CoreTests {
             }
             if notifyOnCoreQueue {
                 core.add(subscriber: subscriber, notifyOnQueue: nil)
+                #expect(subscriber.waitForValues(4))
+                core.drainOwnQueue()
             } else {
                 core.add(subscriber: subscriber, notifyOn: ImmediateScheduler())
             }
@@ -278,6 +305,8 @@ struct CoreTests {
         core.add(subscriber: first, notifyOnQueue: nil)
         core.add(subscriber: second, notifyOnQueue: nil)
         core.fire(event: Add())
+        #expect(second.waitForValues(3))
+        core.drainOwnQueue()
         #expect(log.values == ["first 0", "second 0", "first 1", "second 1", "first 2", "second 2"])
     }
 

@@ -85,6 +85,27 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
         }
     }
 
+    /// Delivers `value`, already recorded with `publish(_:notifying: false)`;
+    /// for work running in delivery order that does something between the
+    /// two (a Reactor core's middlewares).
+    @inlinable
+    package func deliver(_ value: Value) {
+        assert(registry.isInDeliveryOrder, "StateSource.deliver(_:) runs only in delivery order")
+        registry.deliver(value)
+    }
+
+    /// Whether the calling thread is running this source's work in delivery
+    /// order right now.
+    package var isInDeliveryOrder: Bool {
+        registry.isInDeliveryOrder
+    }
+
+    /// Returns once no delivery is running on another thread (at once from
+    /// inside the delivery order).
+    package func waitForDelivery() {
+        registry.delivery.excludingDelivery {}
+    }
+
     /// Adds an observer that, if `replaying`, first hears what the source
     /// keeps at the instant it joins the delivery order, then every value
     /// delivered after that.
