@@ -219,7 +219,11 @@ public final class Core<StateType: State> {
     /// - Parameter event: The event to apply.
     @inlinable
     public func fire(event: Event) {
-        source.inOrder { apply(event) } orLater: { { self.apply(event) } }
+        source.inOrder {
+            apply(event)
+        } orLater: {
+            { self.apply(event) }
+        }
     }
 
     /// Runs `command` with the current state, in turn with the events fired
