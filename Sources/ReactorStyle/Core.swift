@@ -133,6 +133,7 @@ public final class Core<StateType: State> {
     ///     at a time, in order (every StateCore scheduler does).
     ///   - selector: Chooses the part of the state to send; the whole state
     ///     when `nil`. It runs on `scheduler`.
+    @inlinable
     public func add(subscriber: AnySubscriber, notifyOn scheduler: Scheduler, selector: ((StateType) -> Any)? = nil) {
         let (deliver, expected) = resolver(for: subscriber, selected: selector != nil).delivery(subscriber, selector)
         let subscription = Subscription(
@@ -150,6 +151,7 @@ public final class Core<StateType: State> {
     /// runtime cast the first time the type is seen, then remembered (a
     /// cast to `any Subscriber<StateType>` costs microseconds; state-bench
     /// S4).
+    @usableFromInline
     func resolver(for subscriber: AnySubscriber, selected: Bool) -> SubscriberResolver<StateType> {
         let key = ResolverKey(type: ObjectIdentifier(type(of: subscriber)), selected: selected)
         if let known = resolvers.value[key] {
@@ -161,6 +163,7 @@ public final class Core<StateType: State> {
     }
 
     /// Records `subscription` unless its subscriber is already subscribed.
+    @usableFromInline
     func register(_ subscription: Subscription<StateType>) -> Bool {
         guard let subscriber = subscription.subscriber else { return false }
         let key = ObjectIdentifier(subscriber)

@@ -1,6 +1,7 @@
 import Synchronization
 
 /// What happened when a state was handed to a subscriber.
+@usableFromInline
 enum DeliveryOutcome {
     case delivered
     /// The value was not of the subscriber's state type.
@@ -22,25 +23,31 @@ enum DeliveryOutcome {
 ///   has returned, even for states already scheduled. The core never waits
 ///   for a gate while doing its work, so a subscriber's `update` may wait
 ///   for the core (`fire`, `add`, `remove`) without a lock cycle.
+///
+/// Its per-state path is inlinable, so that it is specialised for the
+/// core's state type where the core is used (state-bench S1 and S3: an
+/// unspecialised path looks up generic metadata on every update).
+@usableFromInline
 final class Subscription<StateType: State>: @unchecked Sendable {
     // Safe to share: the stored properties are immutable or thread-safe,
     // except `reported`, which only updates touch, one at a time (in the
     // core's order for an immediate subscriber, in the gate otherwise).
-    weak let subscriber: AnySubscriber?
+    @usableFromInline weak let subscriber: AnySubscriber?
     /// The subscriber's key in the core's table.
-    let key: ObjectIdentifier
-    weak let core: Core<StateType>?
-    let scheduler: Scheduler
-    let deliver: (StateType) -> DeliveryOutcome
-    let expected: Any.Type
+    @usableFromInline let key: ObjectIdentifier
+    @usableFromInline weak let core: Core<StateType>?
+    @usableFromInline let scheduler: Scheduler
+    @usableFromInline let deliver: (StateType) -> DeliveryOutcome
+    @usableFromInline let expected: Any.Type
     /// The gate updates pass through on a scheduler other than an immediate
     /// one (nil for an immediate one, which runs inside the core's work).
-    let gate: CallGate?
+    @usableFromInline let gate: CallGate?
     /// The observer in the core's state source, set when it joins.
-    let observer = SingleAssignmentDisposable()
-    let cancelled = Atomic<Bool>(false)
-    @exclusivity(unchecked) var reported = false
+    @usableFromInline let observer = SingleAssignmentDisposable()
+    @usableFromInline let cancelled = Atomic<Bool>(false)
+    @usableFromInline @exclusivity(unchecked) var reported = false
 
+    @usableFromInline
     init(
         core: Core<StateType>,
         subscriber: AnySubscriber,
@@ -59,20 +66,28 @@ final class Subscription<StateType: State>: @unchecked Sendable {
 
     /// Joins the core's state source: the current state first, then every
     /// new one.
+    @inlinable
     func join(_ source: StateSource<CurrentValue<StateType>>) {
-        observer.setDisposable(source.add(replaying: true) { [self] state in notify(state) })
+        let handler: (StateType) -> Void
+        if gate == nil {
+            handler = { [self] state in
+                // Cancelled before its observer was set: skip.
+                guard !cancelled.load(ordering: .acquiring) else { return }
+                update(with: state)
+            }
+        } else {
+            handler = { [self] state in notify(state) }
+        }
+        observer.setDisposable(source.add(replaying: true, handler))
     }
 
-    /// Hands `state` to the subscriber, now or on its scheduler; runs in the
+    /// Schedules `state` for the subscriber on its scheduler; runs in the
     /// core's order.
+    @usableFromInline
     func notify(_ state: StateType) {
         guard !cancelled.load(ordering: .acquiring) else { return }
         guard subscriber != nil else {
             released()
-            return
-        }
-        guard gate != nil else {
-            update(with: state)
             return
         }
         let update = UncheckedSendable((self, state))
@@ -83,6 +98,7 @@ final class Subscription<StateType: State>: @unchecked Sendable {
     }
 
     /// Updates the subscriber on its scheduler, unless cancelled meanwhile.
+    @usableFromInline
     func updateThroughGate(with state: StateType) {
         guard let gate, let core else { return }
         let thread = currentThreadIdentity()
@@ -96,6 +112,7 @@ final class Subscription<StateType: State>: @unchecked Sendable {
     }
 
     /// Updates the subscriber; reports a type mismatch once.
+    @inlinable
     func update(with state: StateType) {
         switch deliver(state) {
         case .delivered:
@@ -108,12 +125,14 @@ final class Subscription<StateType: State>: @unchecked Sendable {
     }
 
     /// The subscriber was released: stop, without waiting for anything.
+    @usableFromInline
     func released() {
         cancel(waiting: false)
         core?.forget(self)
     }
 
     /// Reports a state type mismatch, once per subscription.
+    @usableFromInline
     func reportMismatch(sent: Any.Type) {
         guard !reported else { return }
         reported = true
@@ -122,6 +141,7 @@ final class Subscription<StateType: State>: @unchecked Sendable {
     }
 
     /// Stops every further update: once this returns, no `update` starts.
+    @usableFromInline
     ///
     /// With `waiting`, also waits for an `update` running on the
     /// subscriber's queue; an immediate subscriber's running `update` is
@@ -151,6 +171,16 @@ extension Core {
     }
 }
 
+/// Updates `whole` with each state, until it is released.
+@inlinable
+func wholeDelivery<StateType>(to whole: any Subscriber<StateType>) -> (StateType) -> DeliveryOutcome {
+    { [weak whole] state in
+        guard let whole else { return .released }
+        whole.update(with: state)
+        return .delivered
+    }
+}
+
 /// How the subscribers of one type are updated, found once per type.
 ///
 /// A typed ``Subscriber`` of the core's whole state gets
@@ -158,10 +188,11 @@ extension Core {
 /// update); a typed subscriber with a selector gets the selected value cast
 /// to its `StateType`; any other ``AnySubscriber`` gets
 /// ``AnySubscriber/_update(with:)``.
+@usableFromInline
 struct SubscriberResolver<StateType> {
     /// Makes the function that updates one subscriber of this type, and the
     /// type it expects.
-    let delivery:
+    @usableFromInline let delivery:
         (AnySubscriber, ((StateType) -> Any)?) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type)
 
     /// Resolves the type of `subscriber`; the one runtime cast per type.
@@ -187,14 +218,11 @@ struct SubscriberResolver<StateType> {
     ) -> (AnySubscriber, ((StateType) -> Any)?) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type)
     where S.StateType == StateType {
         { subscriber, _ in
-            // The type was checked when it was resolved.
-            let typed = unsafeDowncast(subscriber, to: S.self)
-            let deliver: (StateType) -> DeliveryOutcome = { [weak typed] state in
-                guard let typed else { return .released }
-                typed.update(with: state)
-                return .delivered
-            }
-            return (deliver, StateType.self)
+            // The type was checked when it was resolved; the existential
+            // made here needs no cast, and calling through it needs no
+            // generic metadata on each update.
+            let whole: any Subscriber<StateType> = unsafeDowncast(subscriber, to: S.self)
+            return (wholeDelivery(to: whole), StateType.self)
         }
     }
 

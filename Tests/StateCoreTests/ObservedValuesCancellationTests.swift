@@ -123,7 +123,9 @@ struct ObservedValuesCancellationTests {
 private func waitIgnoringCancellation(for semaphore: DispatchSemaphore) async -> Bool {
     await withCheckedContinuation { continuation in
         Thread {
-            continuation.resume(returning: semaphore.wait(timeout: .now() + .seconds(5)) == .success)
+            // Generous: under the thread sanitizer, with the whole suite running on
+            // two cores, a task can wait seconds for a thread; a bound, not a delay.
+            continuation.resume(returning: semaphore.wait(timeout: .now() + .seconds(30)) == .success)
         }.start()
     }
 }
