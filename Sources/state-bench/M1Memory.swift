@@ -18,7 +18,7 @@ enum M1 {
             receiver.listen(to: tally.take)
             for value in 0..<events { transmitter.broadcast(value) }
         default:
-            let source = BaselineSource<Int>()
+            let source = BaselineSource()
             source.add(tally.take)
             for value in 0..<events { source.send(value) }
         }

@@ -78,17 +78,8 @@ for scenario in scenarios {
         memory = ["baseline", "receiver"].map { ($0, M1.measure(flavour: $0, scale: scale)) }
         continue
     }
-    let selected = cases.filter { benchCase in
-        benchCase.flavour == "baseline" || flavours.isEmpty
-            || flavours.contains { benchCase.flavour == $0 || benchCase.flavour.hasPrefix($0 + ".") }
-    }
-    var measured = selected.map { measure($0) }
-    for index in measured.indices {
-        let baseline = measured.first {
-            $0.flavour == "baseline" && $0.variant == measured[index].variant
-        }
-        measured[index].ratioToBaseline = baseline.map { measured[index].nsPerUnit / $0.nsPerUnit }
-    }
+    let selected = cases.filter { isSelected($0.flavour, named: flavours) }
+    let measured = withRatios(selected.map { measure($0) })
     results += measured
     if !json { printTable(scenario, measured) }
 }
@@ -114,6 +105,7 @@ if json {
             "nsPerUnit": (result.nsPerUnit * 100).rounded() / 100, "ok": result.ok,
         ]
         object["ratioToBaseline"] = result.ratioToBaseline.map { ($0 * 100).rounded() / 100 }
+        object["baseline"] = result.floor
         if let note = result.note { object["note"] = note }
         return object
     }
@@ -130,12 +122,20 @@ if json {
 
 exit(allOK ? 0 : 1)
 
+/// Whether to run `flavour`: every baseline always runs, with the flavours
+/// `--flavour` named (`names`; all of them if it is empty).
+func isSelected(_ flavour: String, named names: [String]) -> Bool {
+    flavour == "baseline" || flavour.hasPrefix("baseline.") || names.isEmpty
+        || names.contains { flavour == $0 || flavour.hasPrefix($0 + ".") }
+}
+
 /// Prints one scenario's table.
 func printTable(_ scenario: String, _ results: [BenchResult]) {
-    print("\(scenario)          flavour        ns/unit   × baseline")
+    let heading = scenario.padding(toLength: 16, withPad: " ", startingAt: 0)
+    print("\(heading) \("flavour".padding(toLength: 15, withPad: " ", startingAt: 0))   ns/unit  × baseline")
     for result in results {
         let variant = result.variant.padding(toLength: 14, withPad: " ", startingAt: 0)
-        let flavour = result.flavour.padding(toLength: 12, withPad: " ", startingAt: 0)
+        let flavour = result.flavour.padding(toLength: 15, withPad: " ", startingAt: 0)
         let ratio = result.ratioToBaseline.map { String(format: "%8.2f×", $0) } ?? ""
         let status = result.ok ? "" : "  FAIL"
         let note = result.note.map { "  (\($0))" } ?? ""
