@@ -120,3 +120,35 @@ func withRatios(_ results: [BenchResult]) -> [BenchResult] {
         return result
     }
 }
+
+/// One flavour's peak resident memory in a memory scenario (M1, M2).
+struct MemoryResult: Sendable {
+    let scenario: String
+    let variant: String
+    let flavour: String
+    /// Nil if the child process failed (its results did not check out).
+    let peakMiB: Double?
+    var ratioToBaseline: Double?
+    /// The flavour of the baseline `ratioToBaseline` is taken against.
+    var floor: String?
+}
+
+/// Measures each of `flavours` with `peak` (in MiB, nil on failure), one
+/// after another, and takes each one's ratio to the scenario's floor (see
+/// ``floorFlavours``).
+func measureMemory(
+    scenario: String, variant: String, flavours: [String], peak: (String) -> Double?
+) -> [MemoryResult] {
+    let results = flavours.map { flavour in
+        MemoryResult(scenario: scenario, variant: variant, flavour: flavour, peakMiB: peak(flavour))
+    }
+    let floor = floorFlavours.lazy.compactMap { flavour in results.first { $0.flavour == flavour } }.first
+    return results.map { result in
+        var result = result
+        if let floor, let peak = result.peakMiB, let floorPeak = floor.peakMiB {
+            result.ratioToBaseline = peak / floorPeak
+            result.floor = floor.flavour
+        }
+        return result
+    }
+}
