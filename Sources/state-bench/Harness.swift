@@ -76,6 +76,8 @@ struct BenchResult: Sendable {
     let flavour: String
     let nsPerUnit: Double
     var ratioToBaseline: Double?
+    /// The flavour of the baseline `ratioToBaseline` is taken against.
+    var floor: String?
     let ok: Bool
     let note: String?
 }
@@ -94,7 +96,59 @@ func measure(_ benchCase: BenchCase, repetitions: Int = 5) -> BenchResult {
         flavour: benchCase.flavour,
         nsPerUnit: nanoseconds / Double(benchCase.units),
         ratioToBaseline: nil,
+        floor: nil,
         ok: samples.allSatisfy(\.ok),
         note: samples.compactMap(\.note).first
     )
+}
+
+/// The flavours of the baselines a ratio is taken against, in order of
+/// preference: where a case has a baseline that serialises delivery, as every
+/// flavour must, that one is the floor.
+let floorFlavours = ["baseline.serial", "baseline"]
+
+/// `results` with each one's ratio to its case's floor (see
+/// ``floorFlavours``).
+func withRatios(_ results: [BenchResult]) -> [BenchResult] {
+    results.map { result in
+        let floor = floorFlavours.lazy.compactMap { flavour in
+            results.first { $0.flavour == flavour && $0.variant == result.variant }
+        }.first
+        var result = result
+        result.ratioToBaseline = floor.map { result.nsPerUnit / $0.nsPerUnit }
+        result.floor = floor?.flavour
+        return result
+    }
+}
+
+/// One flavour's peak resident memory in a memory scenario (M1, M2).
+struct MemoryResult: Sendable {
+    let scenario: String
+    let variant: String
+    let flavour: String
+    /// Nil if the child process failed (its results did not check out).
+    let peakMiB: Double?
+    var ratioToBaseline: Double?
+    /// The flavour of the baseline `ratioToBaseline` is taken against.
+    var floor: String?
+}
+
+/// Measures each of `flavours` with `peak` (in MiB, nil on failure), one
+/// after another, and takes each one's ratio to the scenario's floor (see
+/// ``floorFlavours``).
+func measureMemory(
+    scenario: String, variant: String, flavours: [String], peak: (String) -> Double?
+) -> [MemoryResult] {
+    let results = flavours.map { flavour in
+        MemoryResult(scenario: scenario, variant: variant, flavour: flavour, peakMiB: peak(flavour))
+    }
+    let floor = floorFlavours.lazy.compactMap { flavour in results.first { $0.flavour == flavour } }.first
+    return results.map { result in
+        var result = result
+        if let floor, let peak = result.peakMiB, let floorPeak = floor.peakMiB {
+            result.ratioToBaseline = peak / floorPeak
+            result.floor = floor.flavour
+        }
+        return result
+    }
 }

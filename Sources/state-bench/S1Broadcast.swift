@@ -41,7 +41,7 @@ enum S1 {
             }
             return [
                 make("baseline") {
-                    let source = BaselineSource<Int>()
+                    let source = BaselineSource()
                     let tallies = (0..<listeners).map { _ in Tally() }
                     for tally in tallies { source.add(tally.take) }
                     let elapsed = time { for value in 0..<events { source.send(value) } }

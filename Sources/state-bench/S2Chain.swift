@@ -14,11 +14,13 @@ enum S2 {
         }
         return [
             make("baseline") {
-                let source = BaselineSource<Int>()
+                let source = BaselineSource()
                 let tally = Tally()
-                let last: (Int) -> Void = { tally.take($0 * 3) }
-                let filter: (Int) -> Void = { if $0 / 2 > 0 { last($0) } }
-                source.add { filter($0 * 3) }
+                // By hand, the three stages are one closure.
+                source.add { value in
+                    let tripled = value * 3
+                    if tripled / 2 > 0 { tally.take(tripled * 3) }
+                }
                 let elapsed = time { for value in 0..<events { source.send(value) } }
                 return Sample(elapsed: elapsed, ok: tally.received(count: expectedCount, sum: expectedSum))
             },

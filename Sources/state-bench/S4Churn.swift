@@ -19,7 +19,7 @@ enum S4 {
         }
         return [
             make("baseline") {
-                let source = BaselineSource<Int>()
+                let source = BaselineSource()
                 let tallies = (0..<standing).map { _ in Tally() }
                 for tally in tallies { source.add(tally.take) }
                 let churned = Tally()

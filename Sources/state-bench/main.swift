@@ -4,11 +4,14 @@ import Foundation
 // Run it in release mode: `swift run -c release state-bench`.
 
 let usage = """
-    Usage: state-bench [--scenario S1|S2|S3|S4|S5|M1]... [--flavour NAME]... [--quick] [--json] [--help]
+    Usage: state-bench [--scenario S1|S2|S3|S4|S5|M1|M2]... [--flavour NAME]... [--quick] [--json] [--help]
 
-      --scenario NAME  run only this scenario (repeatable); all by default
+      --scenario NAME  run only this scenario (repeatable); all by default.
+                       S1-S5 time deliveries; M1 and M2 measure peak resident
+                       memory, each flavour in a child process (M2: two
+                       threads each send 500,000 values to one listener)
       --flavour NAME   run only this flavour (reactor, ducks, receiver, delta;
-                       repeatable); the baseline always runs
+                       repeatable); the baselines always run
       --quick          a tenth of the work: a smoke test of correctness, not speed
       --json           one JSON object per measured case, in an array
       --help           show this help
@@ -18,9 +21,15 @@ let usage = """
     """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == M1.childFlag, arguments.count == 3, let scale = Int(arguments[2]) {
-    exit(M1.child(flavour: arguments[1], scale: scale))
+if arguments.count == 3, let scale = Int(arguments[2]) {
+    switch arguments[0] {
+    case M1.childFlag: exit(M1.child(flavour: arguments[1], scale: scale))
+    case M2.childFlag: exit(M2.child(flavour: arguments[1], scale: scale))
+    default: break
+    }
 }
+
+let allScenarios = ["S1", "S2", "S3", "S4", "S5", "M1", "M2"]
 
 var scenarios: [String] = []
 var flavours: [String] = []
@@ -43,9 +52,9 @@ while let argument = remaining.popFirst() {
         }
         flavours.append(name)
     case "--scenario":
-        guard let name = remaining.popFirst(), ["S1", "S2", "S3", "S4", "S5", "M1"].contains(name) else {
+        guard let name = remaining.popFirst(), allScenarios.contains(name) else {
             FileHandle.standardError.write(
-                Data("state-bench: error: --scenario needs one of S1…S5, M1\n\n\(usage)\n".utf8))
+                Data("state-bench: error: --scenario needs one of S1…S5, M1, M2\n\n\(usage)\n".utf8))
             exit(2)
         }
         scenarios.append(name)
@@ -54,11 +63,11 @@ while let argument = remaining.popFirst() {
         exit(2)
     }
 }
-if scenarios.isEmpty { scenarios = ["S1", "S2", "S3", "S4", "S5", "M1"] }
+if scenarios.isEmpty { scenarios = allScenarios }
 
 let scale = quick ? 10 : 1
 var results: [BenchResult] = []
-var memory: [(flavour: String, peakMiB: Double?)] = []
+var memory: [MemoryResult] = []
 
 #if DEBUG
     if !json {
@@ -75,34 +84,21 @@ for scenario in scenarios {
     case "S4": cases = S4.cases(scale: scale)
     case "S5": cases = S5.cases(scale: scale)
     default:
-        memory = ["baseline", "receiver"].map { ($0, M1.measure(flavour: $0, scale: scale)) }
+        let (title, variant, names, run) =
+            scenario == "M1"
+            ? (M1.title(quick: quick), "hot broadcast", M1.flavours, M1.measure)
+            : (M2.title(quick: quick), "2 threads", M2.flavours, M2.measure)
+        let measured = measureMemory(
+            scenario: scenario, variant: variant, flavours: names.filter { isSelected($0, named: flavours) }
+        ) { run($0, scale) }
+        memory += measured
+        if !json { printMemory(title, measured) }
         continue
     }
-    let selected = cases.filter { benchCase in
-        benchCase.flavour == "baseline" || flavours.isEmpty
-            || flavours.contains { benchCase.flavour == $0 || benchCase.flavour.hasPrefix($0 + ".") }
-    }
-    var measured = selected.map { measure($0) }
-    for index in measured.indices {
-        let baseline = measured.first {
-            $0.flavour == "baseline" && $0.variant == measured[index].variant
-        }
-        measured[index].ratioToBaseline = baseline.map { measured[index].nsPerUnit / $0.nsPerUnit }
-    }
+    let selected = cases.filter { isSelected($0.flavour, named: flavours) }
+    let measured = withRatios(selected.map { measure($0) })
     results += measured
     if !json { printTable(scenario, measured) }
-}
-
-if !memory.isEmpty, !json {
-    print("M1: peak resident memory, 10,000,000\(quick ? " / 10" : "") broadcasts to one listener (.hot)")
-    let baseline = memory.first { $0.flavour == "baseline" }?.peakMiB
-    for (flavour, peak) in memory {
-        let ratio = zip(peak, baseline).map { String(format: "%.2f×", $0 / $1) } ?? "-"
-        print(
-            "  \(flavour.padding(toLength: 14, withPad: " ", startingAt: 0)) \(peak.map { String(format: "%8.1f MiB", $0) } ?? "FAIL") \(ratio)"
-        )
-    }
-    print("")
 }
 
 let allOK = results.allSatisfy(\.ok) && memory.allSatisfy { $0.peakMiB != nil }
@@ -114,14 +110,17 @@ if json {
             "nsPerUnit": (result.nsPerUnit * 100).rounded() / 100, "ok": result.ok,
         ]
         object["ratioToBaseline"] = result.ratioToBaseline.map { ($0 * 100).rounded() / 100 }
+        object["baseline"] = result.floor
         if let note = result.note { object["note"] = note }
         return object
     }
-    let baselinePeak = memory.first { $0.flavour == "baseline" }?.peakMiB
-    for (flavour, peak) in memory {
-        var object: [String: Any] = ["scenario": "M1", "case": "hot broadcast", "flavour": flavour, "ok": peak != nil]
-        object["peakMiB"] = peak.map { ($0 * 10).rounded() / 10 }
-        object["ratioToBaseline"] = zip(peak, baselinePeak).map { (($0 / $1) * 100).rounded() / 100 }
+    for result in memory {
+        var object: [String: Any] = [
+            "scenario": result.scenario, "case": result.variant, "flavour": result.flavour, "ok": result.peakMiB != nil,
+        ]
+        object["peakMiB"] = result.peakMiB.map { ($0 * 10).rounded() / 10 }
+        object["ratioToBaseline"] = result.ratioToBaseline.map { ($0 * 100).rounded() / 100 }
+        object["baseline"] = result.floor
         objects.append(object)
     }
     let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
@@ -130,12 +129,20 @@ if json {
 
 exit(allOK ? 0 : 1)
 
+/// Whether to run `flavour`: every baseline always runs, with the flavours
+/// `--flavour` named (`names`; all of them if it is empty).
+func isSelected(_ flavour: String, named names: [String]) -> Bool {
+    flavour == "baseline" || flavour.hasPrefix("baseline.") || names.isEmpty
+        || names.contains { flavour == $0 || flavour.hasPrefix($0 + ".") }
+}
+
 /// Prints one scenario's table.
 func printTable(_ scenario: String, _ results: [BenchResult]) {
-    print("\(scenario)          flavour        ns/unit   × baseline")
+    let heading = scenario.padding(toLength: 16, withPad: " ", startingAt: 0)
+    print("\(heading) \("flavour".padding(toLength: 15, withPad: " ", startingAt: 0))   ns/unit  × baseline")
     for result in results {
         let variant = result.variant.padding(toLength: 14, withPad: " ", startingAt: 0)
-        let flavour = result.flavour.padding(toLength: 12, withPad: " ", startingAt: 0)
+        let flavour = result.flavour.padding(toLength: 15, withPad: " ", startingAt: 0)
         let ratio = result.ratioToBaseline.map { String(format: "%8.2f×", $0) } ?? ""
         let status = result.ok ? "" : "  FAIL"
         let note = result.note.map { "  (\($0))" } ?? ""
@@ -144,8 +151,14 @@ func printTable(_ scenario: String, _ results: [BenchResult]) {
     print("")
 }
 
-/// Both values, if both are present.
-func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
-    guard let a, let b else { return nil }
-    return (a, b)
+/// Prints one memory scenario's table.
+func printMemory(_ title: String, _ results: [MemoryResult]) {
+    print(title)
+    for result in results {
+        let flavour = result.flavour.padding(toLength: 16, withPad: " ", startingAt: 0)
+        let peak = result.peakMiB.map { String(format: "%8.1f MiB", $0) } ?? "    FAIL"
+        let ratio = result.ratioToBaseline.map { String(format: " %.2f×", $0) } ?? ""
+        print("  \(flavour) \(peak)\(ratio)")
+    }
+    print("")
 }
