@@ -19,10 +19,10 @@ public enum Disposables {
     /// Returns a disposable that runs `action` once, on the thread of the
     /// first ``Disposable/dispose()`` call.
     ///
-    /// Every `dispose()` returns only once `action` has run: a call from
-    /// another thread while it runs waits for it (a call from inside
-    /// `action` returns at once). The action is released as soon as it has
-    /// run, so a disposed disposable keeps nothing it captured alive.
+    /// A second `dispose()` while `action` runs on another thread returns at
+    /// once (waiting could deadlock, when `action` itself waits for that
+    /// thread). The action is released as soon as it has run, so a disposed
+    /// disposable keeps nothing it captured alive.
     ///
     /// - Parameter action: The clean-up to run. It may be called on any
     ///   thread.
@@ -34,8 +34,11 @@ public enum Disposables {
     /// Returns a disposable that disposes every one of `disposables`, in the
     /// order given, when it is disposed.
     ///
-    /// Every `dispose()` returns only once all of them are disposed; they
-    /// are released then.
+    /// Every `dispose()` disposes each of them (each part's `dispose()` is
+    /// idempotent), so every call returns only once each part's own
+    /// `dispose()` would: a subscription's waits for its running handler. The
+    /// composite keeps its parts; the package's own disposables release what
+    /// they hold when disposed.
     ///
     /// - Parameter disposables: The disposables to dispose together.
     /// - Returns: A disposable standing for all of `disposables`.
@@ -56,50 +59,52 @@ final class FlagDisposable: Disposable, @unchecked Sendable {
     }
 }
 
-/// Runs a clean-up at most once; every concurrent `dispose()` returns only
-/// once it has run.
+/// Runs a clean-up at most once.
 final class ActionDisposable: Disposable, @unchecked Sendable {
-    // Safe to share: `action` is only touched inside the gate's clean-up,
-    // which runs once, holding the gate's lock.
-    private let gate = DisposalGate()
-    private var action: (() -> Void)?
+    // Safe to share: `action` is only touched under `state`'s lock, and is
+    // taken out exactly once before being run outside it.
+    private let state: LockedValue<(action: (() -> Void)?, isDisposed: Bool)>
 
     init(_ action: (() -> Void)?) {
-        self.action = action
+        state = LockedValue((action, false))
     }
 
-    var isDisposed: Bool { gate.isClosed }
+    var isDisposed: Bool { state.value.isDisposed }
 
     func dispose() {
-        gate.close {
-            let action = action
-            self.action = nil
-            action?()
+        let action = state.modify { state -> (() -> Void)? in
+            guard !state.isDisposed else { return nil }
+            state.isDisposed = true
+            defer { state.action = nil }
+            return state.action
         }
+        action?()
     }
 }
 
-/// Disposes a fixed list of disposables together, at most once; every
-/// concurrent `dispose()` returns only once all of them are disposed.
+/// Disposes a fixed list of disposables together.
+///
+/// It keeps its parts after the first `dispose()`, and every `dispose()`
+/// disposes each of them again: so every call returns only once each part's
+/// own `dispose()` would (a registry subscription's waits for a running
+/// handler, unless called from inside it), and no call waits for another
+/// caller, which could be the very handler a part waits for.
 final class CompositeDisposable: Disposable, @unchecked Sendable {
-    // Safe to share: `parts` is only touched inside the gate's clean-up,
-    // which runs once, holding the gate's lock.
-    private let gate = DisposalGate()
-    private var parts: [Disposable]
+    // Safe to share: the parts are immutable and thread-safe; `disposed` is
+    // atomic.
+    private let parts: [Disposable]
+    private let disposed = Atomic<Bool>(false)
 
     init(_ parts: [Disposable]) {
         self.parts = parts
     }
 
-    var isDisposed: Bool { gate.isClosed }
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
     func dispose() {
-        gate.close {
-            let taken = parts
-            parts = []
-            for part in taken {
-                part.dispose()
-            }
+        disposed.store(true, ordering: .releasing)
+        for part in parts {
+            part.dispose()
         }
     }
 }

@@ -18,10 +18,8 @@
 /// the bag stays disposed: anything inserted afterwards is disposed at once.
 public final class DisposeBag: Disposable, @unchecked Sendable {
     // Safe to share: `contents` is only touched under its lock; disposables
-    // are taken out under the lock and disposed after releasing it, inside
-    // the gate, which makes a concurrent `dispose()` wait for them.
-    private let contents = LockedValue<[Disposable]?>([])
-    private let gate = DisposalGate()
+    // are read under the lock and disposed after releasing it.
+    private let contents = LockedValue<(disposables: [Disposable], isDisposed: Bool)>(([], false))
 
     /// Creates an empty bag.
     public init() {}
@@ -31,7 +29,7 @@ public final class DisposeBag: Disposable, @unchecked Sendable {
     }
 
     /// Whether ``dispose()`` has been called.
-    public var isDisposed: Bool { contents.value == nil }
+    public var isDisposed: Bool { contents.value.isDisposed }
 
     /// Adds `disposable` to the bag.
     ///
@@ -42,8 +40,8 @@ public final class DisposeBag: Disposable, @unchecked Sendable {
     ///   disposed.
     public func insert(_ disposable: Disposable) {
         let accepted = contents.modify { contents -> Bool in
-            guard contents != nil else { return false }
-            contents?.append(disposable)
+            guard !contents.isDisposed else { return false }
+            contents.disposables.append(disposable)
             return true
         }
         if !accepted {
@@ -53,18 +51,19 @@ public final class DisposeBag: Disposable, @unchecked Sendable {
 
     /// Disposes everything in the bag and marks the bag disposed.
     ///
-    /// The contents are disposed in the order they were inserted. A call
-    /// from another thread while they are being disposed waits until they
-    /// are; later calls do nothing.
+    /// The contents are disposed in the order they were inserted. The bag
+    /// keeps them, and every call disposes each of them again (their
+    /// `dispose()` is idempotent): so every call, also from another thread
+    /// while the first is at work, returns only once each one's own
+    /// `dispose()` would (a subscription's waits for its running handler,
+    /// unless called from inside it), and no call waits for another caller.
     public func dispose() {
-        gate.close {
-            let taken = contents.modify { contents -> [Disposable] in
-                defer { contents = nil }
-                return contents ?? []
-            }
-            for disposable in taken {
-                disposable.dispose()
-            }
+        let taken = contents.modify { contents -> [Disposable] in
+            contents.isDisposed = true
+            return contents.disposables
+        }
+        for disposable in taken {
+            disposable.dispose()
         }
     }
 }

@@ -219,6 +219,8 @@ package final class DeliveryLock: @unchecked Sendable {
     ///
     /// Use it for work that must not overlap a delivery but delivers nothing
     /// itself, such as removing a handler. `body` must not call user code.
+    /// Work posted meanwhile (see ``post(_:_:_:)``) runs after `body`, on
+    /// this thread, before it returns.
     ///
     /// - Parameter body: The work to run.
     /// - Returns: What `body` returns.
@@ -228,8 +230,13 @@ package final class DeliveryLock: @unchecked Sendable {
             return body()
         }
         mutex.lock()
-        defer { mutex.unlock() }
-        return body()
+        let result = body()
+        mutex.unlock()
+        // Like every holder, look for work posted while the lock was held.
+        if postedCount.load(ordering: .sequentiallyConsistent) != 0 {
+            retakeForPosted()
+        }
+        return result
     }
 
     /// Queues `work` to run on the holder after the work in progress.
