@@ -275,10 +275,17 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// Only call it in delivery order (see ``inOrder(_:orLater:)``).
     @inlinable
     package func deliver(_ value: Value) {
+        // An index loop over a local copy calls each handler without
+        // retaining it (a `for … in` loop retains and releases every
+        // element: state-bench S1, L = 10 and 100).
         let current = entries
         isDelivering = true
-        for entry in current where !entry.subscription.isDisposed {
-            entry.handler(value)
+        var index = 0
+        while index < current.count {
+            if !current[index].subscription.isDisposed {
+                current[index].handler(value)
+            }
+            index += 1
         }
         isDelivering = false
     }
