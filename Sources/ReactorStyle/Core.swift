@@ -57,13 +57,13 @@ public final class Core<StateType: State> {
     @usableFromInline @exclusivity(unchecked) var working: StateType
     @usableFromInline let middlewares: [AnyMiddleware]
     /// Every subscription not yet removed, by subscriber.
-    let subscriptions = LockedValue<[ObjectIdentifier: Subscription<StateType>]>([:])
+    @usableFromInline let subscriptions = LockedValue<[ObjectIdentifier: Subscription<StateType>]>([:])
     /// How each type of subscriber is updated, resolved once per type.
-    let resolvers = LockedValue<[ResolverKey: SubscriberResolver<StateType>]>([:])
+    @usableFromInline let resolvers = LockedValue<[ResolverKey: SubscriberResolver<StateType>]>([:])
     /// The core's own serial queue, for subscribers added with a `nil` queue.
     @usableFromInline let ownQueue: QueueScheduler
     /// The threads running a queue subscriber's `update` now.
-    let updatingThreads = LockedValue<[UInt]>([])
+    @usableFromInline let updatingThreads = LockedValue<[UInt]>([])
 
     /// The current state: the result of every event applied so far.
     ///
@@ -151,7 +151,7 @@ public final class Core<StateType: State> {
     /// runtime cast the first time the type is seen, then remembered (a
     /// cast to `any Subscriber<StateType>` costs microseconds; state-bench
     /// S4).
-    @usableFromInline
+    @inlinable
     func resolver(for subscriber: AnySubscriber, selected: Bool) -> SubscriberResolver<StateType> {
         let key = ResolverKey(type: ObjectIdentifier(type(of: subscriber)), selected: selected)
         if let known = resolvers.value[key] {
@@ -163,7 +163,7 @@ public final class Core<StateType: State> {
     }
 
     /// Records `subscription` unless its subscriber is already subscribed.
-    @usableFromInline
+    @inlinable
     func register(_ subscription: Subscription<StateType>) -> Bool {
         guard let subscriber = subscription.subscriber else { return false }
         let key = ObjectIdentifier(subscriber)
@@ -192,6 +192,7 @@ public final class Core<StateType: State> {
     ///
     /// - Parameter subscriber: The subscriber to remove. Removing one that is
     ///   not subscribed does nothing.
+    @inlinable
     public func remove(subscriber: AnySubscriber) {
         let key = ObjectIdentifier(subscriber)
         let removed = subscriptions.modify { table -> Subscription<StateType>? in
@@ -204,6 +205,7 @@ public final class Core<StateType: State> {
 
     /// Whether the calling thread is inside the core's work or a queue
     /// subscriber's `update`.
+    @usableFromInline
     var isInCallback: Bool {
         if source.isInDeliveryOrder { return true }
         let thread = currentThreadIdentity()
@@ -260,7 +262,14 @@ public final class Core<StateType: State> {
 extension Core: @unchecked Sendable where StateType: Sendable {}
 
 /// The key under which a subscriber type's resolver is remembered.
+@usableFromInline
 struct ResolverKey: Hashable {
-    let type: ObjectIdentifier
-    let selected: Bool
+    @usableFromInline let type: ObjectIdentifier
+    @usableFromInline let selected: Bool
+
+    @usableFromInline
+    init(type: ObjectIdentifier, selected: Bool) {
+        self.type = type
+        self.selected = selected
+    }
 }

@@ -141,7 +141,7 @@ final class Subscription<StateType: State>: @unchecked Sendable {
     }
 
     /// Stops every further update: once this returns, no `update` starts.
-    @usableFromInline
+    @inlinable
     ///
     /// With `waiting`, also waits for an `update` running on the
     /// subscriber's queue; an immediate subscriber's running `update` is
@@ -162,6 +162,7 @@ final class Subscription<StateType: State>: @unchecked Sendable {
 
 extension Core {
     /// Forgets `subscription` after its subscriber was released.
+    @usableFromInline
     func forget(_ subscription: Subscription<StateType>) {
         subscriptions.modify { table in
             if table[subscription.key] === subscription {
@@ -196,6 +197,7 @@ struct SubscriberResolver<StateType> {
         (AnySubscriber, ((StateType) -> Any)?) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type)
 
     /// Resolves the type of `subscriber`; the one runtime cast per type.
+    @usableFromInline
     init(resolving subscriber: AnySubscriber, selected: Bool) {
         if !selected, let whole = subscriber as? any Subscriber<StateType> {
             delivery = Self.whole(whole)

@@ -27,6 +27,7 @@ package final class CallGate: @unchecked Sendable {
     }
 
     /// Calls `body` holding the gate, unless it is closed.
+    @usableFromInline
     package func run(_ body: () -> Void) {
         lock.lock()
         defer { lock.unlock() }
@@ -37,6 +38,7 @@ package final class CallGate: @unchecked Sendable {
     }
 
     /// Closes the gate; see the type's documentation.
+    @usableFromInline
     package func close(waiting: Bool) {
         closed.store(true, ordering: .sequentiallyConsistent)
         guard holder.load(ordering: .relaxed) != currentThreadIdentity() else { return }

@@ -96,12 +96,14 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
 
     /// Whether the calling thread is running this source's work in delivery
     /// order right now.
+    @usableFromInline
     package var isInDeliveryOrder: Bool {
         registry.isInDeliveryOrder
     }
 
     /// Returns once no delivery is running on another thread (at once from
     /// inside the delivery order).
+    @usableFromInline
     package func waitForDelivery() {
         registry.delivery.excludingDelivery {}
     }
