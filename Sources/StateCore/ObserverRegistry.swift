@@ -154,9 +154,14 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     ///   - record: Notes the value in the source's own state.
     @inlinable
     public func send(_ value: Value, record: @escaping (Value) -> Void) {
-        inOrder(self, (value, record)) { registry, job in
-            job.1(job.0)
-            registry.deliver(job.0)
+        inOrder {
+            record(value)
+            deliver(value)
+        } orLater: {
+            {
+                record(value)
+                self.deliver(value)
+            }
         }
     }
 
@@ -211,29 +216,12 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         // Through the delivery lock even when it is shared: a handler added
         // from inside the source's delivery joins after it, as on any
         // registry, and its replay then includes what that delivery derived.
-        delivery.inOrder(self, (entry, replay)) { registry, job in
-            registry.activate(job.0, replaying: job.1)
+        delivery.inOrder {
+            activate(entry, replaying: replay)
+        } orLater: {
+            { self.activate(entry, replaying: replay) }
         }
         return entry.subscription
-    }
-
-    /// Runs `perform(owner, job)` in this registry's delivery order: at
-    /// once, or queued behind the delivery in progress on this thread.
-    ///
-    /// A registry that shares its source's delivery runs the work at once
-    /// when called from inside the source's delivery (it is part of it),
-    /// and queues it only behind its own handlers.
-    @inlinable
-    package func inOrder<Owner: AnyObject, Job>(
-        _ owner: Owner,
-        _ job: Job,
-        _ perform: @escaping (Owner, Job) -> Void
-    ) {
-        inOrder {
-            perform(owner, job)
-        } orLater: {
-            { perform(owner, job) }
-        }
     }
 
     /// Runs `now` in this registry's delivery order, or queues the same work

@@ -12,8 +12,8 @@ import Synchronization
 /// re-entrant requests into a queue.
 ///
 /// Everything a source does in order (delivering a value, activating a new
-/// observer, a store's dispatch pipeline) goes through ``inOrder(_:_:_:)``,
-/// the one place that decides how:
+/// observer, a store's dispatch pipeline) goes through
+/// ``inOrder(_:orLater:)``, the one place that decides how:
 ///
 /// - from a thread that is not delivering, the work runs at once, after
 ///   waiting for any delivery in progress on another thread;
@@ -56,31 +56,6 @@ package final class DeliveryLock: @unchecked Sendable {
         // Relaxed is enough: a thread only ever reads its own identity here
         // if it stored it itself and has not cleared it since.
         holder.load(ordering: .relaxed) == currentThreadIdentity()
-    }
-
-    /// Runs `perform(owner, job)` in this source's delivery order: at once
-    /// (after waiting for another thread's delivery), or, from the holder,
-    /// queued behind the work in progress.
-    ///
-    /// `perform` should capture nothing (pass what it needs in `owner` and
-    /// `job`), so that the common, uncontended path allocates and retains
-    /// nothing (state-bench S1, L = 1: every send takes this path).
-    ///
-    /// - Parameters:
-    ///   - owner: The object the work runs on (the source).
-    ///   - job: What else the work needs.
-    ///   - perform: The work.
-    @inlinable
-    package func inOrder<Owner: AnyObject, Job>(
-        _ owner: Owner,
-        _ job: Job,
-        _ perform: @escaping (Owner, Job) -> Void
-    ) {
-        inOrder {
-            perform(owner, job)
-        } orLater: {
-            { perform(owner, job) }
-        }
     }
 
     /// Runs `now` at once in this source's delivery order (after waiting for
@@ -144,7 +119,7 @@ package final class DeliveryLock: @unchecked Sendable {
     /// Takes the lock (waiting while another thread holds it), runs `body`,
     /// runs everything queued meanwhile, and lets go.
     ///
-    /// Must not be called by the holder (use ``inOrder(_:_:_:)``).
+    /// Must not be called by the holder (use ``inOrder(_:orLater:)``).
     ///
     /// - Parameter body: The delivery to make while holding the lock.
     /// - Returns: What `body` returns.

@@ -130,13 +130,6 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
         registry.delivery.inOrder(now, orLater: later)
     }
 
-    /// Runs `perform(owner, job)` in delivery order; see
-    /// ``DeliveryLock/inOrder(_:_:_:)``.
-    @inlinable
-    package func inOrder<Owner: AnyObject, Job>(_ owner: Owner, _ job: Job, _ perform: @escaping (Owner, Job) -> Void) {
-        registry.delivery.inOrder(owner, job, perform)
-    }
-
     /// Runs `perform(owner, job)` in delivery order without waiting for
     /// another thread; see ``DeliveryLock/post(_:_:_:)``.
     package func post<Owner: AnyObject, Job>(_ owner: Owner, _ job: Job, _ perform: @escaping (Owner, Job) -> Void) {
