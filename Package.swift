@@ -1,6 +1,7 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
+// Tools 6.2: the code uses `SendableMetatype` and `weak let`. Tested with 6.3.1.
 let package = Package(
     name: "StateFlavours",
     // Synchronization's `Atomic` (used by StateCore's registry) sets the floor on Apple platforms.

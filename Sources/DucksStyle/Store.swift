@@ -44,6 +44,15 @@ public protocol StoreType: AnyObject {}
 /// (state-bench S1 and S3: a call through the class's table cannot be
 /// specialised for the state type, and costs a metadata look-up per
 /// dispatch).
+///
+/// A subclass restates the conformance in its declaration (Swift warns
+/// otherwise), and keeps any state of its own thread-safe:
+///
+/// ```swift
+/// final class AppStore: Store<AppState>, @unchecked Sendable {
+///     func logIn() { dispatch(ActionCreator.logIn()) }
+/// }
+/// ```
 open class Store<State: StateType>: StoreType {
     @usableFromInline let reduce: (State, Action) -> State
     @usableFromInline let middlewares: [MiddlewareType]

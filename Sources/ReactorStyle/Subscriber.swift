@@ -50,18 +50,23 @@ extension Subscriber {
         if let state = state as? StateType {
             update(with: state)
         } else {
-            Diagnostics.report(.stateTypeMismatch(subscriber: Self.self, expected: StateType.self, sent: state))
+            Diagnostics.report(.stateTypeMismatch(subscriber: Self.self, expected: StateType.self, sent: type(of: state)))
         }
     }
 }
 
 extension Diagnostic {
     /// A subscriber was sent something other than its `StateType`.
-    static func stateTypeMismatch(subscriber: Any.Type, expected: Any.Type, sent value: Any) -> Diagnostic {
+    ///
+    /// - Parameters:
+    ///   - subscriber: The subscriber's type.
+    ///   - expected: The state type it expects.
+    ///   - sent: The type of what it was sent (the state, or what its
+    ///     selector chose).
+    static func stateTypeMismatch(subscriber: Any.Type, expected: Any.Type, sent: Any.Type) -> Diagnostic {
         Diagnostic(
             module: "ReactorStyle",
-            message:
-                "subscriber \(subscriber) expects \(expected) but was sent \(type(of: value)); it is not updated"
+            message: "subscriber \(subscriber) expects \(expected) but was sent \(sent); it is not updated"
         )
     }
 }

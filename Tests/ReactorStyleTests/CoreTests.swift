@@ -330,8 +330,11 @@ struct CoreTests {
         core.fire(event: Add())
         #expect(subscriber.updates.values.isEmpty)
         #expect(reports.values.count == 1)
-        let message = reports.values.first?.message ?? ""
-        #expect(message.contains("String") && message.contains("Counter"))
+        #expect(
+            reports.values.first?.message
+                == "subscriber \(MismatchedSubscriber.self) expects String but was sent Counter; it is not updated",
+            "the message names the subscriber, the type it expects and the state type sent (not a metatype)"
+        )
         #expect(reports.values.first?.module == "ReactorStyle")
 
         // A new subscription is reported again, once.
@@ -339,6 +342,28 @@ struct CoreTests {
         core.add(subscriber: subscriber, notifyOn: ImmediateScheduler())
         core.fire(event: Add())
         #expect(reports.values.count == 2)
+    }
+
+    @Test("a selector's value of the wrong type is reported with its type, once")
+    func selectedMismatchReported() {
+        final class LevelSubscriber: Subscriber, Sendable {
+            let updates = Recorder<String>()
+            func update(with state: String) { updates.append(state) }
+        }
+        let reports = Recorder<Diagnostic>()
+        let observation = Diagnostics.observe { report in
+            if report.message.contains("LevelSubscriber") { reports.append(report) }
+        }
+        defer { observation.dispose() }
+        let core = Core(state: Counter())
+        let subscriber = LevelSubscriber()
+        core.add(subscriber: subscriber, notifyOn: ImmediateScheduler(), selector: { $0.value })
+        core.fire(event: Add())
+        #expect(subscriber.updates.values.isEmpty)
+        #expect(
+            reports.values.map(\.message)
+                == ["subscriber \(LevelSubscriber.self) expects String but was sent Int; it is not updated"]
+        )
     }
 
     @Test("a middleware of another state type is skipped")
