@@ -50,7 +50,8 @@ extension Subscriber {
         if let state = state as? StateType {
             update(with: state)
         } else {
-            Diagnostics.report(.stateTypeMismatch(subscriber: Self.self, expected: StateType.self, sent: type(of: state)))
+            let mismatch = Diagnostic.stateTypeMismatch(subscriber: Self.self, expected: StateType.self, sent: type(of: state))
+            Diagnostics.report(mismatch)
         }
     }
 }
@@ -63,6 +64,7 @@ extension Diagnostic {
     ///   - expected: The state type it expects.
     ///   - sent: The type of what it was sent (the state, or what its
     ///     selector chose).
+    /// - Returns: The report.
     static func stateTypeMismatch(subscriber: Any.Type, expected: Any.Type, sent: Any.Type) -> Diagnostic {
         Diagnostic(
             module: "ReactorStyle",
