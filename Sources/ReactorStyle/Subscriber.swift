@@ -50,7 +50,8 @@ extension Subscriber {
         if let state = state as? StateType {
             update(with: state)
         } else {
-            let mismatch = Diagnostic.stateTypeMismatch(subscriber: Self.self, expected: StateType.self, sent: type(of: state))
+            let mismatch = Diagnostic.stateTypeMismatch(
+                subscriber: Self.self, expected: StateType.self, sent: type(of: state))
             Diagnostics.report(mismatch)
         }
     }
