@@ -292,3 +292,18 @@ struct StoreBehaviourTests {
         requireSendable(BehaviorRelay(value: 1))
     }
 }
+
+extension StoreBehaviourTests {
+    @Test("a middleware is handed the very store it serves (StoreType is class-only)")
+    func storeTypeIsTheStore() {
+        let seen = LockedValue<ObjectIdentifier?>(nil)
+        let recordStore = Step { store, action, next in
+            seen.modify { $0 = ObjectIdentifier(store) }
+            next(action)
+            return Disposables.create()
+        }
+        let store = Store(reducer: CountReducer(), state: Count(), middlewares: recordStore)
+        store.dispatch(Add())
+        #expect(seen.value == ObjectIdentifier(store))
+    }
+}

@@ -1,5 +1,6 @@
 import Dispatch
 import StateCore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -121,6 +122,41 @@ struct DisposableTests {
         #expect(weakToken != nil)
         bag.dispose()
         #expect(weakToken == nil)
+    }
+}
+
+/// A disposable written by a user, as the porting guides show.
+private final class CancelOnce: Disposable {
+    private let disposed = Atomic<Bool>(false)
+    private let cancel: @Sendable () -> Void
+
+    init(_ cancel: @escaping @Sendable () -> Void) {
+        self.cancel = cancel
+    }
+
+    var isDisposed: Bool { disposed.load(ordering: .acquiring) }
+
+    func dispose() {
+        guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        cancel()
+    }
+}
+
+extension DisposableTests {
+    @Test("a disposable written by a user works with a bag and a composite, and cancels once")
+    func userDisposable() {
+        let cancelled = Atomic<Int>(0)
+        let first = CancelOnce { cancelled.add(1, ordering: .relaxed) }
+        let second = CancelOnce { cancelled.add(1, ordering: .relaxed) }
+        do {
+            let bag = DisposeBag()
+            first.disposed(by: bag)
+            Disposables.create(second).disposed(by: bag)
+            #expect(!first.isDisposed && !second.isDisposed)
+        }
+        #expect(first.isDisposed && second.isDisposed)
+        first.dispose()
+        #expect(cancelled.load(ordering: .relaxed) == 2)
     }
 }
 
