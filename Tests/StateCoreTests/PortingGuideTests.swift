@@ -82,7 +82,8 @@ private func exists(_ reference: Reference, in tests: [String], root: URL) -> Bo
     let declarations = ["struct ", "class ", "enum ", "extension "].map { $0 + reference.type }
     let typeFiles = tests.filter { source in
         declarations.contains { declaration in
-            source.contains(declaration + " ") || source.contains(declaration + ":") || source.contains(declaration + "{")
+            source.contains(declaration + " ") || source.contains(declaration + ":")
+                || source.contains(declaration + "{")
         }
     }
     let isTarget = FileManager.default.fileExists(atPath: root.appendingPathComponent("Tests/\(reference.type)").path)
