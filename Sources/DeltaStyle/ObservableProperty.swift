@@ -1,3 +1,5 @@
+// Inlinable members (`value`, `subscribe`, `apply`): state-bench S1 (delta)
+// and S3 (delta), specialised for the value type where the property is used.
 /// A value whose changes can be observed through callbacks.
 ///
 /// ```swift

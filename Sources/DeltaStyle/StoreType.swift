@@ -48,6 +48,8 @@ public protocol StoreType {
     func dispatch<Action: DynamicActionType>(_ action: Action) -> Action.ResponseType
 }
 
+// Inlinable default `dispatch`: state-bench S3 (delta), which dispatches
+// through a store value.
 extension StoreType {
     /// Applies `action` to the state through the state's
     /// ``ObservablePropertyType/apply(_:)``: atomic for an

@@ -5,6 +5,8 @@
 // it needs no lock of its own. The source holds the derived receiver for as
 // long as the operator listens; a chain is freed once its ends are dropped.
 
+// Inlinable operators: state-bench S2 (an operator chain runs specialised
+// for its wave types only when its closures are compiled where it is used).
 extension Receiver {
     /// Makes a receiver with this receiver's strategy, fed by `forward` with
     /// each wave of this one.

@@ -1,3 +1,5 @@
+// Inlinable members (`make`, `listen`, `broadcast`): state-bench S1 and S4,
+// which need them specialised for the wave type where the receiver is used.
 /// The read side of an observer pair: listen to it to hear every wave its
 /// ``Transmitter`` broadcasts.
 ///

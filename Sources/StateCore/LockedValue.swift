@@ -1,3 +1,5 @@
+// Inlinable `value` and `modify`: every state source reads and records its
+// memory through them on each send (state-bench S1 and S3).
 /// A value that can be read and changed from any thread, behind a ``Lock``.
 ///
 /// Every access goes through the lock, so a read never sees a half-written

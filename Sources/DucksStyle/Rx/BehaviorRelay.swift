@@ -1,3 +1,5 @@
+// Inlinable members: specialised with the relay's element where it is used,
+// as for `PublishRelay` (state-bench S1 and S4 measure the relay path).
 /// A source that holds a current value, sends it to each new observer, then
 /// broadcasts every value it accepts; it never ends.
 ///

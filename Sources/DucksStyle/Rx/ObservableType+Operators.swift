@@ -1,3 +1,4 @@
+// Inlinable operators: state-bench S2 (the Ducks operator chain).
 extension ObservableType {
     /// Returns an observable of each element transformed by `transform`.
     ///

@@ -1,3 +1,4 @@
+// Inlinable members: state-bench S1 (ducks.relay) and S4 (ducks churn).
 /// A source that broadcasts the elements it accepts to its current
 /// observers, and never ends.
 ///
