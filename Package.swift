@@ -11,7 +11,9 @@ let package = Package(
         .library(name: "DucksStyle", targets: ["DucksStyle"]),
         .library(name: "ReceiverStyle", targets: ["ReceiverStyle"]),
         .library(name: "DeltaStyle", targets: ["DeltaStyle"]),
+        .library(name: "StateConformance", targets: ["StateConformance"]),
         .executable(name: "state-tour", targets: ["state-tour"]),
+        .executable(name: "state-conformance", targets: ["state-conformance"]),
     ],
     targets: [
         .target(name: "StateCore"),
@@ -19,6 +21,11 @@ let package = Package(
         .target(name: "DucksStyle", dependencies: ["StateCore"]),
         .target(name: "ReceiverStyle", dependencies: ["StateCore"]),
         .target(name: "DeltaStyle", dependencies: ["StateCore"]),
+        .target(
+            name: "StateConformance",
+            dependencies: ["StateCore", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
+        ),
+        .executableTarget(name: "state-conformance", dependencies: ["StateConformance"]),
         .target(
             name: "Scenarios",
             dependencies: ["StateCore", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
@@ -38,6 +45,7 @@ let package = Package(
         .testTarget(name: "ReceiverStyleTests", dependencies: ["ReceiverStyle", "TestSupport"]),
         .testTarget(name: "DeltaStyleTests", dependencies: ["DeltaStyle", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Scenarios"]),
+        .testTarget(name: "StateConformanceTests", dependencies: ["StateConformance", "StateCore"]),
         .testTarget(
             name: "StateTourTests",
             dependencies: ["state-tour", "Scenarios", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]

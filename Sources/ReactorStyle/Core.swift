@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Holds the application state, applies events to it one at a time, and
 /// notifies subscribers of every new state.
@@ -62,6 +63,10 @@ public final class Core<StateType: State> {
     @usableFromInline let resolvers = LockedValue<[ResolverKey: SubscriberResolver<StateType>]>([:])
     /// The core's own serial queue, for subscribers added with a `nil` queue.
     @usableFromInline let ownQueue: QueueScheduler
+
+    /// The queue subscribers added with a `nil` queue are updated on (for
+    /// the package's conformance kit to wait for their updates).
+    package var notificationQueue: DispatchQueue { ownQueue.queue }
     /// The threads running a queue subscriber's `update` now.
     @usableFromInline let updatingThreads = LockedValue<[UInt]>([])
 
@@ -169,8 +174,11 @@ public final class Core<StateType: State> {
         let key = ObjectIdentifier(subscriber)
         let (isNew, replaced) = subscriptions.modify { table -> (Bool, Subscription<StateType>?) in
             let existing = table[key]
-            // A released subscriber's address may have been reused.
-            if let existing, existing.subscriber != nil { return (false, nil) }
+            // A released subscriber's address may have been reused, and a
+            // subscription being removed gives way to a new one.
+            if let existing, existing.subscriber != nil, !existing.cancelled.load(ordering: .acquiring) {
+                return (false, nil)
+            }
             table[key] = subscription
             return (true, existing)
         }
@@ -195,12 +203,14 @@ public final class Core<StateType: State> {
     @inlinable
     public func remove(subscriber: AnySubscriber) {
         let key = ObjectIdentifier(subscriber)
-        let removed = subscriptions.modify { table -> Subscription<StateType>? in
-            guard let subscription = table[key], subscription.subscriber === subscriber else { return nil }
-            table[key] = nil
-            return subscription
+        let found = subscriptions.value[key]
+        guard let subscription = found, subscription.subscriber === subscriber else { return }
+        // Cancelled while still in the table: a concurrent `remove` finds it
+        // and waits as this one does.
+        subscription.cancel(waiting: !isInCallback)
+        subscriptions.modify { table in
+            if table[key] === subscription { table[key] = nil }
         }
-        removed?.cancel(waiting: !isInCallback)
     }
 
     /// Whether the calling thread is inside the core's work or a queue

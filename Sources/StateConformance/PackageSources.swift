@@ -1,0 +1,293 @@
+import DeltaStyle
+import Dispatch
+import DucksStyle
+import ReactorStyle
+import ReceiverStyle
+import StateCore
+
+extension Conformance {
+    /// Every source the package offers, adapted to the rules: each
+    /// Receiver strategy and operator, the Ducks store's observables, relays
+    /// and operators, Delta's property and store, and a Reactor core with an
+    /// immediate, a queue and a `nil`-queue subscriber.
+    public static var packageSources: [ConformanceSource] {
+        receiverSources + ducksSources + deltaSources + reactorSources
+    }
+
+    // MARK: Receiver
+
+    static var receiverSources: [ConformanceSource] {
+        let strategies: [(String, Receiver<Int>.Strategy, SourceTraits.Replay)] = [
+            ("hot", .hot, .none), ("warm(upTo: 3)", .warm(upTo: 3), .last(3)), ("cold", .cold, .all),
+        ]
+        var sources = strategies.map { name, strategy, replay in
+            receiver("Receiver \(name)", strategy: strategy, replay: replay, model: .identity) { $0 }
+        }
+        sources += [
+            receiver("Receiver cold.map(×3)", strategy: .cold, replay: .all, model: .map("×3") { $0 * 3 }) {
+                $0.map { $0 * 3 }
+            },
+            receiver(
+                "Receiver warm(upTo: 3).filter(even)", strategy: .warm(upTo: 3), replay: .last(3),
+                model: .filter("even") { $0 % 2 == 0 }
+            ) { $0.filter { $0 % 2 == 0 } },
+            receiver("Receiver hot.skip(count: 2)", strategy: .hot, replay: .none, model: .skip(2)) {
+                $0.skip(count: 2)
+            },
+            receiver("Receiver hot.take(count: 50)", strategy: .hot, replay: .none, model: .take(50)) {
+                $0.take(count: 50)
+            },
+            receiver("Receiver cold.skipRepeats()", strategy: .cold, replay: .all, model: .skipRepeats) {
+                $0.skipRepeats()
+            },
+            receiver("Receiver hot.withPrevious()", strategy: .hot, replay: .none, model: .withPrevious) {
+                $0.withPrevious().map { OutputModel.pair($0.0 ?? -1, $0.1) }
+            },
+        ]
+        return sources
+    }
+
+    static func receiver(
+        _ name: String,
+        strategy: Receiver<Int>.Strategy,
+        replay: SourceTraits.Replay,
+        model: OutputModel,
+        derive: @escaping @Sendable (Receiver<Int>) -> Receiver<Int>
+    ) -> ConformanceSource {
+        ConformanceSource(name: name, traits: SourceTraits(replay: replay, model: model)) {
+            let (transmitter, receiver) = Receiver<Int>.make(with: strategy)
+            let output = derive(receiver)
+            return SourceUnderTest(
+                object: output,
+                send: { transmitter.broadcast($0) },
+                subscribe: { handler in output.listen(to: handler) },
+                keepAlive: [transmitter]
+            )
+        }
+    }
+
+    // MARK: Ducks
+
+    struct DucksState: DucksStyle.State, Sendable {
+        var value = 0
+    }
+
+    struct SetValue: DucksStyle.Action, ReactorStyle.Event, Sendable {
+        let value: Int
+    }
+
+    struct DucksReducer: DucksStyle.Reducer {
+        func reduce(_ state: DucksState, action: DucksStyle.Action) -> DucksState {
+            (action as? SetValue).map { DucksState(value: $0.value) } ?? state
+        }
+    }
+
+    static var ducksSources: [ConformanceSource] {
+        let newOnly = OutputModel(name: "distinct, new only") { values in
+            Array(OutputModel.skipRepeats([0] + values).dropFirst())
+        }
+        return [
+            store("Ducks Store.state", replay: .currentValue, model: .identity) { store in
+                store.state.map(\.value)
+            },
+            store("Ducks Store.newState", replay: .none, model: .identity, keepsCurrentValue: true) { store in
+                store.newState.map(\.value)
+            },
+            store("Ducks Store.specifyState", replay: .currentValue, model: .skipRepeats) { store in
+                store.specifyState { $0.value }
+            },
+            store("Ducks Store.specifyNewState", replay: .none, model: newOnly) { store in
+                store.specifyNewState { $0.value }
+            },
+            ConformanceSource(name: "Ducks PublishRelay", traits: SourceTraits()) {
+                let relay = PublishRelay<Int>()
+                return SourceUnderTest(
+                    object: relay,
+                    send: { relay.accept($0) },
+                    subscribe: { handler in relay.subscribe(onNext: handler) }
+                )
+            },
+            ConformanceSource(name: "Ducks BehaviorRelay", traits: SourceTraits(replay: .currentValue)) {
+                let relay = BehaviorRelay<Int>(value: 0)
+                return SourceUnderTest(
+                    object: relay,
+                    current: { relay.value },
+                    send: { relay.accept($0) },
+                    subscribe: { handler in relay.subscribe(onNext: handler) }
+                )
+            },
+            relay("Ducks PublishRelay.map(×3)", model: .map("×3") { $0 * 3 }) { $0.map { $0 * 3 } },
+            relay("Ducks PublishRelay.filter(even)", model: .filter("even") { $0 % 2 == 0 }) {
+                $0.filter { $0 % 2 == 0 }
+            },
+            relay("Ducks PublishRelay.distinctUntilChanged()", model: .skipRepeats) { $0.distinctUntilChanged() },
+            relay("Ducks PublishRelay.skip(2)", model: .skip(2)) { $0.skip(2) },
+        ]
+    }
+
+    static func store(
+        _ name: String,
+        replay: SourceTraits.Replay,
+        model: OutputModel,
+        keepsCurrentValue: Bool? = nil,
+        observe: @escaping @Sendable (DucksStyle.Store<DucksState>) -> Observable<Int>
+    ) -> ConformanceSource {
+        let traits = SourceTraits(replay: replay, model: model, keepsCurrentValue: keepsCurrentValue)
+        return ConformanceSource(name: name, traits: traits) {
+            let store = DucksStyle.Store(reducer: DucksReducer(), state: DucksState())
+            return SourceUnderTest(
+                object: store,
+                current: { store.currentState.value },
+                send: { store.dispatch(SetValue(value: $0)) },
+                subscribe: { handler in observe(store).subscribe(onNext: handler) }
+            )
+        }
+    }
+
+    static func relay(
+        _ name: String,
+        model: OutputModel,
+        derive: @escaping @Sendable (PublishRelay<Int>) -> Observable<Int>
+    ) -> ConformanceSource {
+        ConformanceSource(name: name, traits: SourceTraits(model: model)) {
+            let relay = PublishRelay<Int>()
+            return SourceUnderTest(
+                object: relay,
+                send: { relay.accept($0) },
+                subscribe: { handler in derive(relay).subscribe(onNext: handler) }
+            )
+        }
+    }
+
+    // MARK: Delta
+
+    struct DeltaSet: DeltaStyle.ActionType {
+        let value: Int
+        func reduce(state: Int) -> Int { value }
+    }
+
+    struct DeltaStore: DeltaStyle.StoreType {
+        var state: ObservableProperty<Int>
+    }
+
+    static var deltaSources: [ConformanceSource] {
+        [
+            ConformanceSource(name: "Delta ObservableProperty", traits: SourceTraits(keepsCurrentValue: true)) {
+                let property = ObservableProperty(0)
+                return SourceUnderTest(
+                    object: property,
+                    current: { property.value },
+                    send: { property.value = $0 },
+                    subscribe: { handler in property.subscribe(handler) }
+                )
+            },
+            ConformanceSource(name: "Delta StoreType.dispatch", traits: SourceTraits(keepsCurrentValue: true)) {
+                let property = ObservableProperty(0)
+                let store = DeltaStore(state: property)
+                return SourceUnderTest(
+                    object: property,
+                    current: { property.value },
+                    send: { value in
+                        var copy = store
+                        copy.dispatch(DeltaSet(value: value))
+                    },
+                    subscribe: { handler in property.subscribe(handler) }
+                )
+            },
+        ]
+    }
+
+    // MARK: Reactor
+
+    struct ReactorValue: ReactorStyle.State, Sendable {
+        var value = 0
+
+        mutating func react(to event: ReactorStyle.Event) {
+            if let set = event as? SetValue { value = set.value }
+        }
+    }
+
+    static var reactorSources: [ConformanceSource] {
+        [
+            reactor("Reactor Core, immediate subscriber", delivery: .synchronous) { _ in
+                (ImmediateScheduler(), {})
+            },
+            reactor("Reactor Core, queue subscriber", delivery: .scheduled) { _ in
+                let queue = DispatchQueue(label: "StateConformance.Reactor")
+                return (QueueScheduler(queue: queue), { settle(queue) })
+            },
+            reactor("Reactor Core, nil-queue subscriber", delivery: .scheduled) { core in
+                (nil, { settle(core.notificationQueue) })
+            },
+        ]
+    }
+
+    static func reactor(
+        _ name: String,
+        delivery: SourceTraits.Delivery,
+        scheduler: @escaping @Sendable (Core<ReactorValue>) -> (Scheduler?, @Sendable () -> Void)
+    ) -> ConformanceSource {
+        ConformanceSource(name: name, traits: SourceTraits(delivery: delivery, replay: .currentValue)) {
+            let core = Core(state: ReactorValue())
+            let (notifyOn, settle) = scheduler(core)
+            return SourceUnderTest(
+                object: core,
+                current: { core.state.value },
+                send: { core.fire(event: SetValue(value: $0)) },
+                subscribe: { handler in ReactorSubscription(core: core, scheduler: notifyOn, handler: handler) },
+                settle: settle
+            )
+        }
+    }
+}
+
+/// Returns once `queue` has run what was scheduled on it, including what
+/// that work scheduled in turn (a few rounds deep).
+private func settle(_ queue: DispatchQueue) {
+    for _ in 0..<4 {
+        queue.sync {}
+    }
+}
+
+/// A Reactor subscriber that calls a handler, and the disposable that keeps
+/// it subscribed (the core holds subscribers weakly).
+private final class ReactorSubscription: Disposable, @unchecked Sendable {
+    // Safe to share: `subscriber` is behind its lock; the core is weak.
+    private let subscriber: LockedValue<HandlerSubscriber?>
+    private weak let core: Core<Conformance.ReactorValue>?
+
+    init(
+        core: Core<Conformance.ReactorValue>,
+        scheduler: Scheduler?,
+        handler: @escaping @Sendable (Int) -> Void
+    ) {
+        let subscriber = HandlerSubscriber(handler)
+        self.subscriber = LockedValue(subscriber)
+        self.core = core
+        if let scheduler {
+            core.add(subscriber: subscriber, notifyOn: scheduler)
+        } else {
+            core.add(subscriber: subscriber, notifyOnQueue: nil)
+        }
+    }
+
+    var isDisposed: Bool { subscriber.value == nil }
+
+    func dispose() {
+        guard let subscriber = subscriber.value else { return }
+        core?.remove(subscriber: subscriber)
+        self.subscriber.modify { $0 = nil }
+    }
+}
+
+private final class HandlerSubscriber: ReactorStyle.Subscriber, Sendable {
+    private let handler: @Sendable (Int) -> Void
+
+    init(_ handler: @escaping @Sendable (Int) -> Void) {
+        self.handler = handler
+    }
+
+    func update(with state: Conformance.ReactorValue) {
+        handler(state.value)
+    }
+}

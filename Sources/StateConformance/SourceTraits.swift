@@ -1,0 +1,61 @@
+/// What a source declares about itself, from which the rules that apply to
+/// it follow.
+///
+/// A source cannot opt out of a rule: it declares how it delivers, what it
+/// replays and what it outputs, and every rule whose premise those traits
+/// meet is checked.
+public struct SourceTraits: Sendable {
+    /// Where and when observers are called.
+    public enum Delivery: Sendable, Equatable {
+        /// On the sending thread, before the send returns.
+        case synchronous
+        /// Later, on a scheduler of the observer's (a Reactor subscriber on
+        /// a queue); the source's `settle` waits for deliveries to finish.
+        case scheduled
+    }
+
+    /// What a new observer is handed first.
+    public enum Replay: Sendable, Equatable {
+        /// Nothing: only values sent after it joins.
+        case none
+        /// The last `n` values delivered (a warm receiver).
+        case last(Int)
+        /// Every value delivered (a cold receiver).
+        case all
+        /// The current value (a store's state, a behaviour relay).
+        case currentValue
+    }
+
+    /// How observers are called.
+    public var delivery: Delivery
+    /// What a new observer hears first.
+    public var replay: Replay
+    /// What an observer, subscribed from the start, must see for the values
+    /// sent.
+    public var model: OutputModel
+    /// Whether the source has a current value that can be read
+    /// (`SourceUnderTest.current`); true when it replays it.
+    public var keepsCurrentValue: Bool
+
+    /// Creates the traits of a source.
+    ///
+    /// - Parameters:
+    ///   - delivery: How observers are called; synchronous by default.
+    ///   - replay: What a new observer hears first; nothing by default.
+    ///   - model: What observers must see; every value, as sent, by default.
+    ///     For a source that replays its current value, the model applies to
+    ///     the initial value followed by the values sent.
+    ///   - keepsCurrentValue: Whether the source's current value can be
+    ///     read; by default, whether it replays it.
+    public init(
+        delivery: Delivery = .synchronous,
+        replay: Replay = .none,
+        model: OutputModel = .identity,
+        keepsCurrentValue: Bool? = nil
+    ) {
+        self.delivery = delivery
+        self.replay = replay
+        self.model = model
+        self.keepsCurrentValue = keepsCurrentValue ?? (replay == .currentValue)
+    }
+}
