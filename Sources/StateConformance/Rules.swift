@@ -35,7 +35,9 @@ extension Conformance {
         let initial = instance.current
         let observers = [Log(), Log()]
         let subscriptions = observers.map { log in instance.subscribe(log.append) }
-        defer { subscriptions.forEach { $0.dispose() } }
+        defer {
+            for subscription in subscriptions { subscription.dispose() }
+        }
         let sent = (0..<200).map { ($0 / 3) % 50 }
         sent.forEach(instance.send)
         instance.settle()
@@ -54,7 +56,9 @@ extension Conformance {
         let instance = source.make()
         let observers = [Log(), Log(), Log()]
         let subscriptions = observers.map { log in instance.subscribe(log.append) }
-        defer { subscriptions.forEach { $0.dispose() } }
+        defer {
+            for subscription in subscriptions { subscription.dispose() }
+        }
         concurrently(4) { thread in
             for index in 0..<100 { instance.send(thread * 100 + index) }
         }
@@ -86,7 +90,9 @@ extension Conformance {
                 inside.subtract(1, ordering: .sequentiallyConsistent)
             }
         }
-        defer { subscriptions.forEach { $0.dispose() } }
+        defer {
+            for subscription in subscriptions { subscription.dispose() }
+        }
         concurrently(4) { thread in
             for index in 0..<200 { instance.send(thread * 200 + index) }
         }

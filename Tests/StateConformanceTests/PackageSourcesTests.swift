@@ -14,5 +14,6 @@ struct PackageSourcesTests {
 }
 
 extension ConformanceSource: CustomTestStringConvertible {
+    /// The source's name, as the test's argument.
     public var testDescription: String { name }
 }
