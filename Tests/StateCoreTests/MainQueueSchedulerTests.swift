@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Observation
 import StateCore
 import TestSupport
 import Testing
@@ -251,5 +252,63 @@ struct MainQueueSchedulerTests {
     @Test("on the main actor, the scheduler knows it is on the main queue")
     func onMainQueue() {
         #expect(MainQueueScheduler.isOnMainQueue)
+    }
+
+    // MARK: ObservedState's default scheduler
+
+    @MainActor
+    @Test("ObservedState's default: a value sent on the main queue is applied before the send returns")
+    func observedStateInline() async {
+        let registry = ObserverRegistry<Int>()
+        let model = ObservedState(initial: 0) { registry.add($0) }
+        await mainQueueTurn()  // nothing of the shared scheduler's left waiting
+        registry.send(1)
+        #expect(model.value == 1)
+    }
+
+    @MainActor
+    @Test("ObservedState's default: values sent from main and four threads are applied in delivery order, each once")
+    func observedStateOrder() async {
+        let registry = ObserverRegistry<Int>()
+        let model = ObservedState(initial: 0) { registry.add($0) }
+        // The value each update replaces, seen as observation announces it:
+        // in delivery order, each once, that is 0, 1, 2, ….
+        let replaced = Recorder<Int>()
+        @Sendable func track() {
+            withObservationTracking {
+                _ = model.value
+            } onChange: {
+                replaced.append(model.value)
+                track()
+            }
+        }
+        track()
+        // Sends take turns, so the delivery order is 1, 2, 3, ….
+        let last = LockedValue(0)
+        @Sendable func sendNext() {
+            last.modify { last in
+                last += 1
+                registry.send(last)
+            }
+        }
+        let perSource = 300
+        let threads = 4
+        let started = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+        for _ in 1...threads {
+            Thread {
+                started.signal()
+                for _ in 0..<perSource { sendNext() }
+                finished.signal()
+            }.start()
+        }
+        for _ in 1...threads { waitFor(started) }
+        for _ in 0..<perSource { sendNext() }
+        for _ in 1...threads { waitFor(finished) }
+        await mainQueueTurn()
+
+        let total = perSource * (threads + 1)
+        #expect(model.value == total)
+        #expect(replaced.values == Array(0..<total))
     }
 }
