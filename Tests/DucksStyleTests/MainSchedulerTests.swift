@@ -43,6 +43,8 @@ private final class Label {
     var writes: [(text: String?, onMainQueue: Bool)] = []
 }
 
+extension Label: ReactiveCompatible {}
+
 extension Label {
     /// A binder for `text`, on the default scheduler (`MainScheduler.instance`).
     var textBinder: Binder<String?> {
@@ -179,5 +181,28 @@ struct MainSchedulerTests {
         #expect(log.values == ["own instance"])
         await mainQueueTurn()
         #expect(log.values == ["own instance", "shared instance", "shared instance, from main"])
+    }
+
+    @MainActor
+    @Test("label.rx.text (a key path through the rx namespace) binds on MainScheduler.instance")
+    func keyPathBinder() async {
+        await mainQueueTurn()
+        let store = makeCounterStore()
+        let label = Label()
+        store.specifyState { "\($0.value)" }.bind(to: label.rx.text).disposed(by: bag)
+        #expect(label.text == "0")
+        store.dispatch(Add())
+        #expect(label.text == "1", "applied at once on the main queue")
+
+        let dispatched = DispatchSemaphore(value: 0)
+        let storeBox = UncheckedSendable(store)
+        Thread {
+            storeBox.value.dispatch(Add())
+            dispatched.signal()
+        }.start()
+        waitFor(dispatched)
+        #expect(label.text == "1", "from another thread, the value waits for the main queue")
+        await mainQueueTurn()
+        #expect(label.text == "2")
     }
 }

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DucksStyle
 
-// withLatestFrom and share(replay:scope:). `Failure` is
+// withLatestFrom, share(replay:scope:) and the rx namespace. `Failure` is
 // `RxSubsetTests`'.
 
 /// An observable that counts its subscriptions and disposals, and hands
@@ -313,5 +313,65 @@ struct ShareTests {
             subscription.dispose()
         }
         #expect(relay.source.observerCount == 0)
+    }
+}
+
+/// A stand-in for a `UIButton`: taps come through a relay.
+private final class Button: ReactiveCompatible {
+    let taps = PublishRelay<Void>()
+    var title = ""
+}
+
+extension Reactive where Base: Button {
+    var tap: Observable<Void> { base.taps.asObservable() }
+
+    /// A binder on a scheduler the test chooses (RxCocoa's run on the main
+    /// scheduler).
+    func title(on scheduler: Scheduler) -> Binder<String> {
+        Binder(base, scheduler: scheduler) { button, title in button.title = title }
+    }
+
+    static var kind: String { "button" }
+}
+
+private struct Point: ReactiveCompatible {
+    var x = 0
+}
+
+extension Reactive where Base == Point {
+    var doubled: Int { base.x * 2 }
+}
+
+@Suite("Rx subset: the rx namespace")
+struct ReactiveTests {
+    @Test("a user's rx extension on a ReactiveCompatible class: tap and a binder")
+    func userExtensions() {
+        let button = Button()
+        let taps = Recorder<String>()
+        let bag = DisposeBag()
+        button.rx.tap.map { "tap" }.subscribe(onNext: { taps.append($0) }).disposed(by: bag)
+        button.taps.accept(())
+        button.taps.accept(())
+        #expect(taps.values == ["tap", "tap"])
+
+        Observable.just("OK").bind(to: button.rx.title(on: ImmediateScheduler())).disposed(by: bag)
+        #expect(button.title == "OK")
+    }
+
+    @Test("static rx extensions, and rx on a value type")
+    func staticAndValue() {
+        #expect(Button.rx.kind == "button")
+        #expect(Point(x: 21).rx.doubled == 42)
+        #expect(Reactive(Point(x: 1)).base.x == 1)
+    }
+
+    @Test("rx holds no strong reference of its own to a binder's base")
+    func binderHoldsBaseWeakly() {
+        var button: Button? = Button()
+        weak let weakButton = button
+        let binder = button.map { $0.rx.title(on: ImmediateScheduler()) }
+        button = nil
+        #expect(weakButton == nil)
+        binder?.onNext("dropped")
     }
 }
