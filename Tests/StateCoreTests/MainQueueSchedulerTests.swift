@@ -11,7 +11,9 @@ import Testing
 // now has run, everything enqueued before it has run too); they may block
 // the main thread only for a background thread that does not need it.
 // Each test makes its own scheduler, so tests running at the same time do
-// not share a count.
+// not share a count; the one test of `MainQueueScheduler.shared` (the
+// `observed()` default) only schedules from the main queue, so it never
+// leaves work waiting for another test to find.
 //
 // Under `swift test` on Linux the runner calls `dispatchMain()`, which ends
 // the main thread; the main queue (and so the main actor) is then served by
@@ -267,10 +269,12 @@ struct MainQueueSchedulerTests {
     }
 
     @MainActor
-    @Test("ObservedState's default: values sent from main and four threads are applied in delivery order, each once")
+    @Test("ObservedState on a main queue scheduler: values sent from main and four threads applied in order, each once")
     func observedStateOrder() async {
         let registry = ObserverRegistry<Int>()
-        let model = ObservedState(initial: 0) { registry.add($0) }
+        // A scheduler of its own rather than the default `shared`, which
+        // other tests expect to find idle: the same type, the same rules.
+        let model = ObservedState(initial: 0, on: MainQueueScheduler()) { registry.add($0) }
         // The value each update replaces, seen as observation announces it:
         // in delivery order, each once, that is 0, 1, 2, ….
         let replaced = Recorder<Int>()
