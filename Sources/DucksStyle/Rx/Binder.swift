@@ -11,7 +11,9 @@
 /// RxCocoa: at once when the value arrives on the main queue and none of
 /// that scheduler's work is waiting (so after a `dispatch` made on the main
 /// thread, the label already shows the new state), and on the main queue,
-/// in order, otherwise.
+/// in order, otherwise. A value applied at once runs inside the sender's
+/// delivery, as any observer does: a `dispatch` made from the binding is
+/// queued behind it.
 ///
 /// Once the target has been released, values are dropped.
 ///
