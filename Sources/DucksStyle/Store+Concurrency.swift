@@ -36,10 +36,13 @@ extension Store where State: Sendable {
     /// Text("\(model.value.counter)")
     /// ```
     ///
-    /// - Parameter scheduler: Where updates are applied; the main queue by
-    ///   default.
+    /// - Parameter scheduler: Where updates are applied. By default
+    ///   `MainQueueScheduler.shared`: at once when the value is delivered on
+    ///   the main queue and no earlier update is waiting there, otherwise on
+    ///   the main queue, after the updates before it. Either way updates are
+    ///   applied in delivery order, each once.
     /// - Returns: The model.
-    public func observed(on scheduler: Scheduler = QueueScheduler.main) -> ObservedState<State> {
+    public func observed(on scheduler: Scheduler = MainQueueScheduler.shared) -> ObservedState<State> {
         source.observed(on: scheduler)
     }
 }

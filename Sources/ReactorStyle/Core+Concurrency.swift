@@ -36,10 +36,13 @@ extension Core where StateType: Sendable {
     /// Text(String(model.value.player.level))
     /// ```
     ///
-    /// - Parameter scheduler: Where updates are applied; the main queue by
-    ///   default.
+    /// - Parameter scheduler: Where updates are applied. By default
+    ///   `MainQueueScheduler.shared`: at once when the value is delivered on
+    ///   the main queue and no earlier update is waiting there, otherwise on
+    ///   the main queue, after the updates before it. Either way updates are
+    ///   applied in delivery order, each once.
     /// - Returns: The model.
-    public func observed(on scheduler: Scheduler = QueueScheduler.main) -> ObservedState<StateType> {
+    public func observed(on scheduler: Scheduler = MainQueueScheduler.shared) -> ObservedState<StateType> {
         source.observed(on: scheduler)
     }
 }

@@ -34,9 +34,13 @@ extension Receiver where Wave: Sendable {
     ///
     /// - Parameters:
     ///   - initial: The value until a wave arrives (or the replay's last).
-    ///   - scheduler: Where updates are applied; the main queue by default.
+    ///   - scheduler: Where updates are applied. By default
+    ///     `MainQueueScheduler.shared`: at once when the wave is delivered on
+    ///     the main queue and no earlier update is waiting there, otherwise
+    ///     on the main queue, after the updates before it. Either way updates
+    ///     are applied in delivery order, each once.
     /// - Returns: The model.
-    public func observed(initial: Wave, on scheduler: Scheduler = QueueScheduler.main) -> ObservedState<Wave> {
+    public func observed(initial: Wave, on scheduler: Scheduler = MainQueueScheduler.shared) -> ObservedState<Wave> {
         ObservedState(initial: initial, on: scheduler) { handler in self.source.add(replaying: true, handler) }
     }
 }

@@ -3,9 +3,17 @@
 ///
 /// ```swift
 /// let label = Label()
-/// let text = Binder(label, scheduler: QueueScheduler.main) { label, text in label.text = text }
+/// let text = Binder(label) { label, text in label.text = text }
 /// store.specifyState { "\($0.counter)" }.bind(to: text).disposed(by: bag)
 /// ```
+///
+/// By default values are applied on ``MainScheduler/instance``, as in
+/// RxCocoa: at once when the value arrives on the main queue and none of
+/// that scheduler's work is waiting (so after a `dispatch` made on the main
+/// thread, the label already shows the new state), and on the main queue,
+/// in order, otherwise. A value applied at once runs inside the sender's
+/// delivery, as any observer does: a `dispatch` made from the binding is
+/// queued behind it.
 ///
 /// Once the target has been released, values are dropped.
 ///
@@ -18,13 +26,14 @@ public struct Binder<Value> {
     ///
     /// - Parameters:
     ///   - target: The object to apply values to, held weakly.
-    ///   - scheduler: Where `binding` runs; the main queue by default.
-    ///     Give an `ImmediateScheduler` to apply values synchronously on
-    ///     the sending thread.
+    ///   - scheduler: Where `binding` runs; ``MainScheduler/instance`` by
+    ///     default (at once on the main queue, else hops there). Give an
+    ///     `ImmediateScheduler` to apply values synchronously on the sending
+    ///     thread.
     ///   - binding: Applies one value to the target.
     public init<Target: AnyObject>(
         _ target: Target,
-        scheduler: Scheduler = QueueScheduler.main,
+        scheduler: Scheduler = MainScheduler.instance,
         binding: @escaping (Target, Value) -> Void
     ) {
         let target = WeakBox(target)

@@ -1,0 +1,56 @@
+/// The one upstream subscription behind ``ObservableType/share(replay:scope:)``,
+/// counted by its subscribers.
+///
+/// Its ``ShareState`` (behind a lock) decides; this class acts after the
+/// lock is released: it observes the subject, connects the source, forwards
+/// the source's end, and disposes the connection.
+final class SharedSource<Element> {
+    private let source: Observable<Element>
+    private let state: LockedValue<ShareState<Element>>
+
+    init(_ source: Observable<Element>, replay: Int, scope: SubjectLifetimeScope) {
+        self.source = source
+        state = LockedValue(ShareState(replay: replay, scope: scope))
+    }
+
+    func subscribe(_ observer: AnyObserver<Element>) -> Disposable {
+        let join = state.modify { $0.join() }
+        // Observe first, so that the events the source emits while it is
+        // being connected reach this subscriber too.
+        let observation = join.subject.add(replaying: true) { event in
+            switch event {
+            case .next(let element): observer.onNext(element)
+            case .error(let error): observer.onError(error)
+            case .completed: observer.onCompleted()
+            }
+        }
+        if join.connects, let connection = join.connection {
+            connect(connection)
+        }
+        let joined = join.connection
+        return Disposables.create { [self] in
+            observation.dispose()
+            state.modify { $0.leave(joined) }?.upstream.dispose()
+        }
+    }
+
+    private func connect(_ connection: ShareConnection<Element>) {
+        connection.upstream.setDisposable(
+            source.subscribeHandler(
+                AnyObserver(
+                    next: { element in
+                        if connection.isLive { connection.subject.send(.next(element)) }
+                    },
+                    error: { [self] error in end(connection, with: .error(error)) },
+                    completed: { [self] in end(connection, with: .completed) }
+                )
+            )
+        )
+    }
+
+    private func end(_ connection: ShareConnection<Element>, with event: ShareEvent<Element>) {
+        guard state.modify({ $0.end(connection) }) else { return }
+        connection.subject.send(event)
+        connection.upstream.dispose()
+    }
+}
