@@ -81,6 +81,18 @@ public struct RuleResult: Sendable, Equatable {
     /// What the check found.
     public let outcome: Outcome
 
+    /// Creates a result (to render results gathered elsewhere).
+    ///
+    /// - Parameters:
+    ///   - source: The source's name.
+    ///   - rule: The rule's identifier.
+    ///   - outcome: What the check found.
+    public init(source: String, rule: String, outcome: Outcome) {
+        self.source = source
+        self.rule = rule
+        self.outcome = outcome
+    }
+
     /// Whether the source broke the rule.
     public var failed: Bool {
         if case .fail = outcome { return true }

@@ -39,7 +39,7 @@ public enum Scorecard {
         lines.append("")
         lines.append("Rules")
         lines.append(contentsOf: rules.map { "  \($0.id)  \($0.sentence)" })
-        return lines.joined(separator: "\n")
+        return lines.map { $0.replacing(/\s+$/, with: "") }.joined(separator: "\n")
     }
 
     /// The results as a JSON array: one object per (source, rule) with
