@@ -11,7 +11,7 @@ let package = Package(
         .library(name: "DucksStyle", targets: ["DucksStyle"]),
         .library(name: "ReceiverStyle", targets: ["ReceiverStyle"]),
         .library(name: "DeltaStyle", targets: ["DeltaStyle"]),
-        .library(name: "StateConformance", targets: ["StateConformance"]),
+        .library(name: "StateConformance", targets: ["StateConformance", "StateConformanceTesting"]),
         .executable(name: "state-tour", targets: ["state-tour"]),
         .executable(name: "state-conformance", targets: ["state-conformance"]),
     ],
@@ -25,6 +25,10 @@ let package = Package(
             name: "StateConformance",
             dependencies: ["StateCore", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
         ),
+        // The one target that imports the test frameworks, shared by the kits'
+        // runners; the kits' cores (and the scorecard command) do not.
+        .target(name: "StateReporting"),
+        .target(name: "StateConformanceTesting", dependencies: ["StateConformance", "StateReporting"]),
         .executableTarget(name: "state-conformance", dependencies: ["StateConformance"]),
         .target(
             name: "Scenarios",
@@ -45,7 +49,10 @@ let package = Package(
         .testTarget(name: "ReceiverStyleTests", dependencies: ["ReceiverStyle", "TestSupport"]),
         .testTarget(name: "DeltaStyleTests", dependencies: ["DeltaStyle", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Scenarios"]),
-        .testTarget(name: "StateConformanceTests", dependencies: ["StateConformance", "StateCore"]),
+        .testTarget(
+            name: "StateConformanceTests",
+            dependencies: ["StateConformance", "StateConformanceTesting", "StateCore"]
+        ),
         .testTarget(
             name: "StateTourTests",
             dependencies: ["state-tour", "Scenarios", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
