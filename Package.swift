@@ -32,7 +32,9 @@ let package = Package(
         .executableTarget(name: "state-conformance", dependencies: ["StateConformance"]),
         .target(
             name: "Scenarios",
-            dependencies: ["StateCore", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
+            dependencies: [
+                "StateCore", "StateConformance", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle",
+            ]
         ),
         .executableTarget(
             name: "state-tour",
@@ -48,7 +50,7 @@ let package = Package(
         .testTarget(name: "DucksStyleTests", dependencies: ["DucksStyle", "Scenarios", "TestSupport"]),
         .testTarget(name: "ReceiverStyleTests", dependencies: ["ReceiverStyle", "TestSupport"]),
         .testTarget(name: "DeltaStyleTests", dependencies: ["DeltaStyle", "TestSupport"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Scenarios"]),
+        .testTarget(name: "ConformanceTests", dependencies: ["Scenarios", "StateConformance"]),
         .testTarget(
             name: "StateConformanceTests",
             dependencies: ["StateConformance", "StateConformanceTesting", "StateCore"]

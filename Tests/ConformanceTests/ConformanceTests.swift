@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Scenarios
+import StateConformance
 import StateCore
 import Testing
 
@@ -20,12 +21,16 @@ struct ConformanceTests {
         #expect(!run.trace.isEmpty)
     }
 
-    @Test("counter: each input leads to the fixture's state", arguments: Flavour.allCases)
-    func counterStates(flavour: Flavour) {
-        let harness = Scenarios.counter(flavour)
-        for step in CounterFixture.steps {
-            harness.send(step.input)
-            #expect(harness.current == step.state, "\(flavour) after \(step.input)")
+    @Test("counter: each input leads to the fixture's state (the kit's public fixture runner)")
+    func counterStates() {
+        let harnesses: [any FixtureHarness<CounterInput, CounterSnapshot>] = Flavour.allCases.map {
+            Scenarios.counter($0)
+        }
+        let (runs, divergence) = FixtureRunner.compare(CounterFixture.fixture, on: harnesses)
+        #expect(divergence == nil, "\(divergence ?? "")")
+        #expect(runs.map(\.harness) == Flavour.allCases.map(\.product))
+        for run in runs {
+            #expect(run.states == CounterFixture.steps.map(\.state))
         }
     }
 
@@ -72,16 +77,31 @@ struct ConformanceTests {
         #expect(harness.current == (expected.last ?? SessionFixture.initial), sourceLocation: sourceLocation)
     }
 
-    @Test("session: the loading effect's results arrive on its scheduler, one per tick", arguments: Flavour.allCases)
+    @Test(
+        "session: the loading effect's results arrive on its scheduler, one per tick (the kit's fixture runner)",
+        arguments: Flavour.allCases
+    )
     func sessionTiming(flavour: Flavour) {
         let scheduler = TestScheduler()
         let harness = Scenarios.session(flavour, effects: scheduler)
-        harness.send(.logIn)
-        #expect(harness.current == SessionSnapshot(loading: true))
-        scheduler.advance(by: SessionFixture.tick * 50)
-        #expect(harness.current == SessionSnapshot(loading: true, progress: 49))
-        scheduler.advance(by: SessionFixture.tick * 51)
-        #expect(harness.current == SessionSnapshot(loggedIn: true, progress: 100))
+        let run = FixtureRunner.run(SessionFixture.fixture, on: harness) { scheduler.advance(by: $0) }
+        #expect(run.divergence == nil, "\(run.divergence ?? "")")
+        let head = flavour.sendsCurrentStateToNewObservers ? [SessionFixture.initial] : []
+        #expect(run.trace == head + SessionFixture.logInToLoaded + [SessionFixture.loggedOut])
+    }
+
+    @Test("the fixture runner names the first divergence, from the fixture and between harnesses")
+    func fixtureDivergence() {
+        let wrong = Fixture<CounterInput, CounterSnapshot>(
+            name: "counter",
+            initial: CounterFixture.initial,
+            steps: [.init(.increment, CounterSnapshot(value: 1)), .init(.increment, CounterSnapshot(value: 3))]
+        )
+        let run = FixtureRunner.run(wrong, on: Scenarios.counter(.ducks))
+        #expect(
+            run.divergence
+                == "counter in DucksStyle: after step 2 (input increment) the state was 2, the fixture says 3"
+        )
     }
 
     @Test("session: cancel midway stops the effect", arguments: Flavour.allCases)

@@ -1,3 +1,5 @@
+import StateConformance
+
 /// The counter scenario: increment, decrement, and a reset that observers
 /// are not told about where the flavour has that notion.
 package enum CounterInput: String, Sendable, CaseIterable {
@@ -30,6 +32,13 @@ package enum CounterFixture {
         (.increment, CounterSnapshot(value: 1)),
         (.increment, CounterSnapshot(value: 2)),
     ]
+
+    /// The fixture, as the conformance kit runs it.
+    package static let fixture = Fixture<CounterInput, CounterSnapshot>(
+        name: "counter",
+        initial: initial,
+        steps: steps.map { Fixture.Step($0.input, $0.state) }
+    )
 
     /// What an observer that joined before the first input sees in
     /// `flavour`: the initial state if the flavour sends it, then every

@@ -1,31 +1,23 @@
+import StateConformance
 import StateCore
 
 /// One scenario running in one flavour: the common shape the conformance
 /// suite, the tour and the benchmarks drive.
 ///
-/// A harness starts from the scenario's initial state, takes inputs (from
-/// any thread), and lets observers watch the states, as plain snapshots.
-/// Effects run on the scheduler the harness was made with.
-package protocol Harness<Input, Snapshot>: AnyObject, Sendable {
-    /// What the scenario's user does.
-    associatedtype Input: Sendable
-    /// The scenario's state, as a plain value comparable across flavours.
-    associatedtype Snapshot: Equatable & Sendable
-
+/// It is the conformance kit's public ``FixtureHarness`` (so the suite runs
+/// the scenarios' fixtures through the kit's public ``FixtureRunner``), plus
+/// the flavour it runs in. A harness starts from the scenario's initial
+/// state, takes inputs (from any thread), and lets observers watch the
+/// states, as plain snapshots. Effects run on the scheduler the harness was
+/// made with.
+package protocol Harness<Input, Snapshot>: FixtureHarness {
     /// The flavour this harness runs in.
     var flavour: Flavour { get }
+}
 
-    /// The state now.
-    var current: Snapshot { get }
-
-    /// Sends an input, the flavour's way (fire, dispatch, broadcast).
-    func send(_ input: Input)
-
-    /// Starts observing the states, the flavour's way.
-    ///
-    /// The observer lives as long as the returned ``Observation``; see
-    /// ``Observation`` for what releasing it does.
-    func observe(_ onState: @escaping @Sendable (Snapshot) -> Void) -> Observation
+extension Harness {
+    /// The flavour's product name.
+    package var name: String { flavour.product }
 }
 
 /// An observer of a harness, as the flavour keeps it.
@@ -33,24 +25,9 @@ package protocol Harness<Input, Snapshot>: AnyObject, Sendable {
 /// In Reactor the observer is a subscriber object, which the core holds
 /// weakly: releasing the observation releases it, and it stops. In the other
 /// flavours the observation holds the subscription's `Disposable`: releasing
-/// it without calling ``stop()`` leaves the callback subscribed (that is what
+/// it without calling `stop()` leaves the callback subscribed (that is what
 /// a `DisposeBag` is for).
-package final class Observation: Sendable {
-    private let observer: any Sendable
-    private let stopper: @Sendable () -> Void
-
-    /// Wraps `observer`, the object that keeps the observation going, and
-    /// `stop`, which ends it explicitly.
-    package init(holding observer: any Sendable, stop: @escaping @Sendable () -> Void) {
-        self.observer = observer
-        self.stopper = stop
-    }
-
-    /// Unsubscribes explicitly.
-    package func stop() {
-        stopper()
-    }
-}
+package typealias Observation = FixtureObservation
 
 /// A thread-safe list that observers append to.
 package final class Trace<Element: Sendable>: Sendable {

@@ -1,3 +1,4 @@
+import StateConformance
 import StateCore
 
 /// The session scenario, the app of the RxDucks example: log in, a loading
@@ -57,6 +58,19 @@ package enum SessionFixture {
             + (0..<reports).map { SessionSnapshot(loading: true, progress: $0) }
             + [SessionSnapshot(canceled: true)]
     }
+
+    /// Log in, watch the effect report progress on the effects' clock, then
+    /// log out: as the conformance kit runs it.
+    package static let fixture = Fixture<SessionInput, SessionSnapshot>(
+        name: "session",
+        initial: initial,
+        steps: [
+            .init(.logIn, SessionSnapshot(loading: true)),
+            .init(nil, advance: tick * 50, SessionSnapshot(loading: true, progress: 49)),
+            .init(nil, advance: tick * 51, SessionSnapshot(loggedIn: true, progress: 100)),
+            .init(.logOut, advance: .seconds(5), loggedOut),
+        ]
+    )
 
     /// How long the effect takes to report `reports` times.
     package static func duration(ofReports reports: Int) -> Duration {
