@@ -22,8 +22,8 @@ public protocol Command: SendableMetatype {
 
     /// Runs the command with a copy of the current state.
     ///
-    /// Called on the thread that runs the core's jobs, after every event
-    /// fired before the command.
+    /// Called in the core's order, on the thread that fired the command (or
+    /// that is running the core's work), after every event fired before it.
     ///
     /// - Parameters:
     ///   - state: The core's state when the command runs.

@@ -23,8 +23,9 @@ public protocol AnyMiddleware {
 /// let core = Core(state: RPGState(), middlewares: [LoggingMiddleware()])
 /// ```
 ///
-/// Middlewares run in the order given, on the thread that runs the core's
-/// jobs, after each event and before subscribers are notified of it. A
+/// Middlewares run in the order given, in the core's order on the thread
+/// applying the event, after each event and before subscribers are notified
+/// of it. A
 /// middleware whose `StateType` does not match the core's state is skipped.
 public protocol Middleware: AnyMiddleware {
     /// The type of state the middleware expects.
