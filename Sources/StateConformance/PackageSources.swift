@@ -43,6 +43,13 @@ extension Conformance {
             receiver("Receiver hot.withPrevious()", strategy: .hot, replay: .none, model: .withPrevious) {
                 $0.withPrevious().map { OutputModel.pair($0.0 ?? -1, $0.1) }
             },
+            receiver("Receiver hot.uniqueValues()", strategy: .hot, replay: .none, model: firstOccurrences) {
+                $0.uniqueValues()
+            },
+            receiver(
+                "Receiver warm(upTo: 2).map(nil if ÷3).skipNil()", strategy: .warm(upTo: 2), replay: .last(2),
+                model: .filter("not ÷3") { $0 % 3 != 0 }
+            ) { $0.map { $0 % 3 == 0 ? nil : $0 }.skipNil() },
         ]
         return sources
     }
@@ -64,6 +71,12 @@ extension Conformance {
                 keepAlive: [transmitter]
             )
         }
+    }
+
+    /// Each value the first time it is sent.
+    static let firstOccurrences = OutputModel(name: "first occurrences") { values in
+        var seen = Set<Int>()
+        return values.filter { seen.insert($0).inserted }
     }
 
     // MARK: Ducks
@@ -122,6 +135,13 @@ extension Conformance {
             },
             relay("Ducks PublishRelay.distinctUntilChanged()", model: .skipRepeats) { $0.distinctUntilChanged() },
             relay("Ducks PublishRelay.skip(2)", model: .skip(2)) { $0.skip(2) },
+            relay("Ducks PublishRelay.startWith(-1)", model: OutputModel(name: "startWith(-1)") { [-1] + $0 }) {
+                $0.startWith(-1)
+            },
+            relay("Ducks PublishRelay.takeUntil(never)", model: .identity) { relay in
+                relay.takeUntil(PublishRelay<Void>())
+            },
+            relay("Ducks PublishRelay.share()", model: .identity) { $0.share() },
         ]
     }
 

@@ -28,10 +28,12 @@ final class SharedSource<Element> {
             connect(connection)
         }
         let joined = join.connection
-        return Disposables.create { [self] in
-            observation.dispose()
-            state.modify { $0.leave(joined) }?.upstream.dispose()
-        }
+        // A composite, so that every concurrent `dispose()` reaches the
+        // observation, whose disposal waits for a running call (rule C10).
+        return Disposables.create(
+            observation,
+            Disposables.create { [self] in state.modify { $0.leave(joined) }?.upstream.dispose() }
+        )
     }
 
     private func connect(_ connection: ShareConnection<Element>) {
