@@ -4,6 +4,7 @@ import DucksStyle
 import ReactorStyle
 import ReceiverStyle
 import StateCore
+import Synchronization
 
 extension Conformance {
     /// Every source the package offers, adapted to the rules: each
@@ -11,7 +12,7 @@ extension Conformance {
     /// and operators, Delta's property and store, and a Reactor core with an
     /// immediate, a queue and a `nil`-queue subscriber.
     public static var packageSources: [ConformanceSource] {
-        receiverSources + ducksSources + deltaSources + reactorSources
+        receiverSources + ducksSources + deltaSources + reactorSources + bridgeSources
     }
 
     // MARK: Receiver
@@ -258,6 +259,200 @@ extension Conformance {
                 settle: settle
             )
         }
+    }
+}
+
+extension Conformance {
+    // MARK: Async bridges
+
+    /// Every flavour's `for await` bridge (StateCore's `ObservedValues`), as
+    /// a source: each subscription is a loop in a task of its own, and
+    /// disposing it cancels the task.
+    static var bridgeSources: [ConformanceSource] {
+        let cancels = SourceTraits.Disposal.cancels
+        return [
+            bridge("Receiver hot values", traits: SourceTraits(delivery: .scheduled, disposal: cancels)) {
+                let (transmitter, receiver) = Receiver<Int>.make()
+                return BridgedSource(object: receiver, send: { transmitter.broadcast($0) }) { receiver.values }
+            },
+            bridge(
+                "Receiver cold values",
+                traits: SourceTraits(delivery: .scheduled, replay: .all, disposal: cancels)
+            ) {
+                let (transmitter, receiver) = Receiver<Int>.make(with: .cold)
+                return BridgedSource(object: receiver, send: { transmitter.broadcast($0) }) { receiver.values }
+            },
+            bridge(
+                "Ducks Store.states",
+                traits: SourceTraits(delivery: .scheduled, replay: .currentValue, disposal: cancels)
+            ) {
+                let store = DucksStyle.Store(reducer: DucksReducer(), state: DucksState())
+                return BridgedSource(
+                    object: store,
+                    current: { store.currentState.value },
+                    send: { store.dispatch(SetValue(value: $0)) },
+                    values: { store.states },
+                    value: \.value
+                )
+            },
+            bridge(
+                "Delta ObservableProperty values",
+                traits: SourceTraits(delivery: .scheduled, keepsCurrentValue: true, disposal: cancels)
+            ) {
+                let property = ObservableProperty(0)
+                return BridgedSource(object: property, current: { property.value }, send: { property.value = $0 }) {
+                    property.values
+                }
+            },
+            bridge(
+                "Reactor Core.states",
+                traits: SourceTraits(delivery: .scheduled, replay: .currentValue, disposal: cancels)
+            ) {
+                let core = Core(state: ReactorValue())
+                return BridgedSource(
+                    object: core,
+                    current: { core.state.value },
+                    send: { core.fire(event: SetValue(value: $0)) },
+                    values: { core.states },
+                    value: \.value
+                )
+            },
+        ]
+    }
+
+    static func bridge<Element: Sendable>(
+        _ name: String,
+        traits: SourceTraits,
+        make: @escaping @Sendable () -> BridgedSource<Element>
+    ) -> ConformanceSource {
+        ConformanceSource(name: name, traits: traits) {
+            let source = make()
+            let loops = BridgeLoops()
+            return SourceUnderTest(
+                object: source.object,
+                current: source.current,
+                send: source.send,
+                subscribe: { handler in loops.start(source.values(), value: source.value, handler: handler) },
+                settle: { loops.settle() }
+            )
+        }
+    }
+}
+
+/// A source whose values are observed through a `for await` bridge.
+struct BridgedSource<Element: Sendable>: Sendable {
+    let object: AnyObject & Sendable
+    let current: (@Sendable () -> Int)?
+    let send: @Sendable (Int) -> Void
+    let values: @Sendable () -> ObservedValues<Element>
+    let value: @Sendable (Element) -> Int
+
+    init(
+        object: AnyObject & Sendable,
+        current: (@Sendable () -> Int)? = nil,
+        send: @escaping @Sendable (Int) -> Void,
+        values: @escaping @Sendable () -> ObservedValues<Element>,
+        value: @escaping @Sendable (Element) -> Int
+    ) {
+        self.object = object
+        self.current = current
+        self.send = send
+        self.values = values
+        self.value = value
+    }
+}
+
+extension BridgedSource where Element == Int {
+    init(
+        object: AnyObject & Sendable,
+        current: (@Sendable () -> Int)? = nil,
+        send: @escaping @Sendable (Int) -> Void,
+        values: @escaping @Sendable () -> ObservedValues<Int>
+    ) {
+        self.init(object: object, current: current, send: send, values: values, value: { $0 })
+    }
+}
+
+/// The `for await` loops of one bridged source, so that `settle` can wait
+/// until every loop has handled what was buffered for it.
+final class BridgeLoops: Sendable {
+    private let loops = LockedValue<[BridgeLoop]>([])
+    private let progressed = DispatchSemaphore(value: 0)
+
+    /// Subscribes (the iterator is made here, so the loop misses nothing
+    /// sent after this returns) and runs the loop in a task of its own.
+    func start<Element: Sendable>(
+        _ values: ObservedValues<Element>,
+        value: @escaping @Sendable (Element) -> Int,
+        handler: @escaping @Sendable (Int) -> Void
+    ) -> Disposable {
+        let iterator = values.makeAsyncIterator()
+        let loop = BridgeLoop(progress: iterator.progress)
+        loops.modify { $0.append(loop) }
+        let moved = UncheckedSendable(iterator)
+        let progressed = progressed
+        // The loop holds the handler through this box, and empties it before
+        // it says it has finished: a settled, cancelled loop holds nothing.
+        let held = LockedValue<(@Sendable (Int) -> Void)?>(handler)
+        let task = Task(executorPreference: LoopExecutor.shared) {
+            var iterator = moved.value
+            while let element = await iterator.next() {
+                held.value?(value(element))
+                loop.handled.add(1, ordering: .sequentiallyConsistent)
+                progressed.signal()
+            }
+            held.modify { $0 = nil }
+            loop.finished.store(true, ordering: .sequentiallyConsistent)
+            progressed.signal()
+        }
+        return Disposables.create {
+            loop.cancelled.store(true, ordering: .sequentiallyConsistent)
+            task.cancel()
+        }
+    }
+
+    /// Returns once every live loop has handled every value buffered for it
+    /// and every cancelled loop has ended (at most 10 seconds).
+    func settle() {
+        let deadline = DispatchTime.now() + .seconds(10)
+        while !loops.value.allSatisfy(\.isSettled) {
+            guard
+                progressed.wait(timeout: min(deadline, .now() + .milliseconds(20))) == .success
+                    || DispatchTime.now() < deadline
+            else { return }
+        }
+    }
+}
+
+/// Runs the bridges' loops on Dispatch's threads, not the Swift
+/// concurrency pool: the rules block their calling thread while they wait
+/// for a loop, and a test calling them from the pool (two threads on a
+/// two-core machine) would starve the loops it waits for.
+final class LoopExecutor: TaskExecutor {
+    static let shared = LoopExecutor()
+    private let queue = DispatchQueue(label: "StateConformance.loops", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+/// One loop's progress.
+final class BridgeLoop: Sendable {
+    let progress: IterationProgress
+    let handled = Atomic<Int>(0)
+    let cancelled = Atomic<Bool>(false)
+    let finished = Atomic<Bool>(false)
+
+    init(progress: IterationProgress) {
+        self.progress = progress
+    }
+
+    var isSettled: Bool {
+        if finished.load(ordering: .sequentiallyConsistent) { return true }
+        if cancelled.load(ordering: .sequentiallyConsistent) { return false }
+        return handled.load(ordering: .sequentiallyConsistent) >= progress.bufferedCount
     }
 }
 

@@ -21,10 +21,11 @@ extension Conformance {
     /// | C10 | every concurrent `dispose()` waits for a running call |
     /// | C11 | a disposed subscription releases its handler and not its source |
     /// | C12 | subscribing and disposing from inside a handler never deadlock |
+    /// | C13 | a cancelled subscription hears no value sent after the cancellation |
     public static let rules: [Rule] = [
         exactlyOnce, oneOrder, serialised, crossThreadSendDelivered, reentrantSendQueued,
         reentrantAddStartsNext, replayWithoutGap, currentValueInOrder, disposalFinal,
-        everyDisposeWaits, disposedReleased, reentrantSubscribeDispose,
+        everyDisposeWaits, disposedReleased, reentrantSubscribeDispose, cancellationFinal,
     ]
 
     static let exactlyOnce = Rule(
@@ -288,7 +289,8 @@ extension Conformance {
 
     static let disposalFinal = Rule(
         id: "C9",
-        sentence: "No call of a handler starts after its dispose() has returned, whichever thread disposes."
+        sentence: "No call of a handler starts after its dispose() has returned, whichever thread disposes.",
+        appliesTo: { $0.disposal == .waitsForRunningCall }
     ) { source in
         for _ in 0..<50 {
             let instance = source.make()
@@ -326,7 +328,8 @@ extension Conformance {
 
     static let everyDisposeWaits = Rule(
         id: "C10",
-        sentence: "Every concurrent dispose(), not only the first, waits for a call of the handler already running."
+        sentence: "Every concurrent dispose(), not only the first, waits for a call of the handler already running.",
+        appliesTo: { $0.disposal == .waitsForRunningCall }
     ) { source in
         let instance = source.make()
         let entered = DispatchSemaphore(value: 0)
@@ -422,6 +425,42 @@ extension Conformance {
         let total = calls.load(ordering: .relaxed)
         return total <= max(callsAfterReplay, 1)
             ? .pass : .fail("a handler that disposed itself was called \(total) times")
+    }
+}
+
+extension Conformance {
+    static let cancellationFinal = Rule(
+        id: "C13",
+        sentence: "A cancelled subscription's handler hears no value sent after the cancellation.",
+        appliesTo: { $0.disposal == .cancels }
+    ) { source in
+        for _ in 0..<20 {
+            let instance = source.make()
+            let cancelled = Atomic<Bool>(false)
+            let firstAfter = 1_000
+            let late = Atomic<Int>(0)
+            let heard = DispatchSemaphore(value: 0)
+            let once = Atomic<Bool>(false)
+            let subscription = instance.subscribe { value in
+                if value >= firstAfter && cancelled.load(ordering: .sequentiallyConsistent) {
+                    late.add(1, ordering: .relaxed)
+                }
+                if !once.exchange(true, ordering: .relaxed) { heard.signal() }
+            }
+            instance.send(1)
+            guard heard.wait(timeout: .now() + .seconds(5)) == .success else {
+                return .fail("the handler never heard a value")
+            }
+            subscription.dispose()
+            cancelled.store(true, ordering: .sequentiallyConsistent)
+            for value in firstAfter..<(firstAfter + 20) { instance.send(value) }
+            instance.settle()
+            let count = late.load(ordering: .relaxed)
+            if count > 0 {
+                return .fail("\(count) values sent after the cancellation reached the handler")
+            }
+        }
+        return .pass
     }
 }
 

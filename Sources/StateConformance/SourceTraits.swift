@@ -26,6 +26,17 @@ public struct SourceTraits: Sendable {
         case currentValue
     }
 
+    /// What ending a subscription promises.
+    public enum Disposal: Sendable, Equatable {
+        /// `dispose()` is final: no call starts after it returns, and every
+        /// concurrent `dispose()` waits for a call already running.
+        case waitsForRunningCall
+        /// Ending the subscription cancels it, as cancelling a task ends a
+        /// `for await` loop: no value sent after the cancellation reaches
+        /// the handler, but a call already running is not waited for.
+        case cancels
+    }
+
     /// How observers are called.
     public var delivery: Delivery
     /// What a new observer hears first.
@@ -36,6 +47,8 @@ public struct SourceTraits: Sendable {
     /// Whether the source has a current value that can be read
     /// (`SourceUnderTest.current`); true when it replays it.
     public var keepsCurrentValue: Bool
+    /// What ending a subscription promises.
+    public var disposal: Disposal
 
     /// Creates the traits of a source.
     ///
@@ -47,15 +60,19 @@ public struct SourceTraits: Sendable {
     ///     the initial value followed by the values sent.
     ///   - keepsCurrentValue: Whether the source's current value can be
     ///     read; by default, whether it replays it.
+    ///   - disposal: What ending a subscription promises; final, waiting
+    ///     for a running call, by default.
     public init(
         delivery: Delivery = .synchronous,
         replay: Replay = .none,
         model: OutputModel = .identity,
-        keepsCurrentValue: Bool? = nil
+        keepsCurrentValue: Bool? = nil,
+        disposal: Disposal = .waitsForRunningCall
     ) {
         self.delivery = delivery
         self.replay = replay
         self.model = model
         self.keepsCurrentValue = keepsCurrentValue ?? (replay == .currentValue)
+        self.disposal = disposal
     }
 }

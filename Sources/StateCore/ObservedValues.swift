@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The values a source delivers, as an `AsyncSequence` for `for await`.
 ///
 /// Every flavour offers one under a name that fits it (`Receiver.values`,
@@ -31,12 +33,15 @@ public struct ObservedValues<Element: Sendable>: AsyncSequence {
     /// What a subscription hands values to.
     public struct Sink: Sendable {
         let continuation: AsyncStream<Element>.Continuation
+        let progress: IterationProgress
 
         /// Delivers `value` to the loop (or to the buffer).
         ///
         /// - Parameter value: The value.
         public func yield(_ value: Element) {
-            continuation.yield(value)
+            if case .enqueued = continuation.yield(value) {
+                progress.buffered.add(1, ordering: .sequentiallyConsistent)
+            }
         }
 
         /// Ends the loop once the buffered values have been read.
@@ -73,15 +78,18 @@ public struct ObservedValues<Element: Sendable>: AsyncSequence {
     /// - Returns: The iterator.
     public func makeAsyncIterator() -> Iterator {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: policy)
-        let subscription = Subscription(subscribe(Sink(continuation: continuation)))
+        let progress = IterationProgress()
+        let subscription = Subscription(subscribe(Sink(continuation: continuation, progress: progress)))
         continuation.onTermination = { [weak subscription] _ in subscription?.end() }
-        return Iterator(base: stream.makeAsyncIterator(), subscription: subscription)
+        return Iterator(base: stream.makeAsyncIterator(), subscription: subscription, progress: progress)
     }
 
     /// Iterates over the values of one subscription.
     public struct Iterator: AsyncIteratorProtocol {
         var base: AsyncStream<Element>.Iterator
         let subscription: Subscription
+        /// How far this iteration has got.
+        package let progress: IterationProgress
 
         /// Returns the next value, or `nil` once the source has ended or the
         /// task has been cancelled (which ends the subscription).
@@ -103,7 +111,12 @@ public struct ObservedValues<Element: Sendable>: AsyncSequence {
             }
             // A value that arrives after the task was cancelled may have been
             // sent after it: drop it.
-            guard let value = await base.next(isolation: actor), !Task.isCancelled else {
+            guard let value = await base.next(isolation: actor) else {
+                subscription.end()
+                return nil
+            }
+            progress.taken.add(1, ordering: .sequentiallyConsistent)
+            guard !Task.isCancelled else {
                 subscription.end()
                 return nil
             }
@@ -127,5 +140,18 @@ public struct ObservedValues<Element: Sendable>: AsyncSequence {
         func end() {
             disposable.dispose()
         }
+    }
+}
+
+/// How far one `for await` iteration has got: the values buffered for it and
+/// the values it has taken; for the conformance kit to wait until a loop has
+/// caught up.
+package final class IterationProgress: Sendable {
+    let buffered = Atomic<Int>(0)
+    let taken = Atomic<Int>(0)
+
+    /// The number of values buffered for the loop so far.
+    package var bufferedCount: Int {
+        buffered.load(ordering: .sequentiallyConsistent)
     }
 }
