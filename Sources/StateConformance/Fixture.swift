@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import StateCore
 
 /// One scenario written once: the inputs, and the state each leads to.
@@ -164,6 +166,49 @@ public enum FixtureRunner {
             }
         }
         return FixtureRun(harness: harness.name, states: states, trace: trace.value, divergence: divergence)
+    }
+
+    /// Sends `inputs` from `threads` threads at once (each thread sends all
+    /// of them, in order), then compares the final state with `expected`.
+    ///
+    /// - Parameters:
+    ///   - inputs: What each thread sends, in order.
+    ///   - threads: How many threads send at once.
+    ///   - harness: The implementation, in its initial state.
+    ///   - expected: The state once every input has been applied.
+    ///   - name: The scenario's name, for reports.
+    /// - Returns: The final state, the trace an observer heard, and the
+    ///   divergence, if the final state is not `expected`.
+    public static func runConcurrently<Harness: FixtureHarness>(
+        _ inputs: [Harness.Input],
+        onThreads threads: Int,
+        on harness: Harness,
+        expecting expected: Harness.Snapshot,
+        name: String = "contention"
+    ) -> FixtureRun<Harness.Snapshot> {
+        let trace = LockedValue<[Harness.Snapshot]>([])
+        let observation = harness.observe { state in trace.modify { $0.append(state) } }
+        defer { observation.stop() }
+        let group = DispatchGroup()
+        let start = DispatchSemaphore(value: 0)
+        let sendable = UncheckedSendable(inputs)
+        for _ in 0..<max(threads, 1) {
+            group.enter()
+            Thread {
+                start.wait()
+                for input in sendable.value { harness.send(input) }
+                group.leave()
+            }.start()
+        }
+        for _ in 0..<max(threads, 1) { start.signal() }
+        group.wait()
+        let final = harness.current
+        let divergence =
+            final == expected
+            ? nil
+            : "\(name) in \(harness.name): after \(threads) threads sent \(inputs.count) inputs each, the state was "
+                + "\(final), the fixture says \(expected)"
+        return FixtureRun(harness: harness.name, states: [final], trace: trace.value, divergence: divergence)
     }
 
     /// Runs `fixture` on every harness, and reports the first divergence

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import StateConformance
 import StateCore
 
 /// The four scenarios.
@@ -78,21 +79,20 @@ package enum ScenarioRunner {
 
     static func runCounter(_ flavour: Flavour, progress: @escaping @Sendable (String, Double) -> Void) -> FlavourRun {
         let harness = Scenarios.counter(flavour)
-        let trace = Trace<String>()
         let steps = Double(CounterFixture.steps.count)
-        let sent = LockedValue(0)
-        let observation = harness.observe { state in
-            trace.append(state.description)
-            progress(state.description, Double(sent.value) / steps)
+        let seen = LockedValue(0)
+        let progressObservation = harness.observe { state in
+            let count = seen.modify { count -> Int in
+                count += 1
+                return count
+            }
+            progress(state.description, min(Double(count) / steps, 1))
         }
-        for step in CounterFixture.steps {
-            sent.modify { $0 += 1 }
-            harness.send(step.input)
-        }
-        observation.stop()
+        defer { progressObservation.stop() }
+        let run = FixtureRunner.run(CounterFixture.fixture, on: harness)
         return FlavourRun(
             flavour: flavour,
-            trace: trace.values,
+            trace: run.trace.map(\.description),
             expected: CounterFixture.expectedTrace(for: flavour).map(\.description)
         )
     }
@@ -104,19 +104,15 @@ package enum ScenarioRunner {
         clock: SessionClock,
         progress: @escaping @Sendable (String, Double) -> Void
     ) -> FlavourRun {
+        guard case .real(let tick, let timeout) = clock else {
+            return runSessionOnVirtualTime(flavour, progress: progress)
+        }
         let loaded = DispatchSemaphore(value: 0)
         let loggedOut = DispatchSemaphore(value: 0)
         let phase = LockedValue(0)
         let trace = Trace<String>()
-        let virtual = TestScheduler()
-        let harness: any Harness<SessionInput, SessionSnapshot>
-        switch clock {
-        case .virtual:
-            harness = Scenarios.session(flavour, effects: virtual)
-        case .real(let tick, _):
-            let effects = QueueScheduler(label: "state-tour.\(flavour).effects", qos: .userInitiated)
-            harness = Scenarios.session(flavour, effects: effects, tick: tick)
-        }
+        let effects = QueueScheduler(label: "state-tour.\(flavour).effects", qos: .userInitiated)
+        let harness = Scenarios.session(flavour, effects: effects, tick: tick)
         let observation = harness.observe { state in
             trace.append(state.description)
             let reports = Double(SessionFixture.lastProgress + 1)
@@ -133,20 +129,32 @@ package enum ScenarioRunner {
         }
         defer { observation.stop() }
         harness.send(.logIn)
-        switch clock {
-        case .virtual:
-            virtual.advance(by: SessionFixture.duration(ofReports: SessionFixture.lastProgress + 1))
+        if loaded.wait(timeout: .now() + timeout.dispatchInterval) == .success {
             harness.send(.logOut)
-            virtual.advance(by: .seconds(5))
-        case .real(_, let timeout):
-            if loaded.wait(timeout: .now() + timeout.dispatchInterval) == .success {
-                harness.send(.logOut)
-                _ = loggedOut.wait(timeout: .now() + timeout.dispatchInterval)
-            }
+            _ = loggedOut.wait(timeout: .now() + timeout.dispatchInterval)
         }
         let head = flavour.sendsCurrentStateToNewObservers ? [SessionFixture.initial] : []
         let expected = head + SessionFixture.logInToLoaded + [SessionFixture.loggedOut]
         return FlavourRun(flavour: flavour, trace: trace.values, expected: expected.map(\.description))
+    }
+
+    /// The session on a test scheduler, through the conformance kit's
+    /// fixture runner.
+    static func runSessionOnVirtualTime(
+        _ flavour: Flavour,
+        progress: @escaping @Sendable (String, Double) -> Void
+    ) -> FlavourRun {
+        let scheduler = TestScheduler()
+        let harness = Scenarios.session(flavour, effects: scheduler)
+        let reports = Double(SessionFixture.lastProgress + 1)
+        let progressObservation = harness.observe { state in
+            progress(state.description, state.loading ? Double(state.progress + 1) / (reports + 1) : 1)
+        }
+        defer { progressObservation.stop() }
+        let run = FixtureRunner.run(SessionFixture.fixture, on: harness) { scheduler.advance(by: $0) }
+        let head = flavour.sendsCurrentStateToNewObservers ? [SessionFixture.initial] : []
+        let expected = head + SessionFixture.logInToLoaded + [SessionFixture.loggedOut]
+        return FlavourRun(flavour: flavour, trace: run.trace.map(\.description), expected: expected.map(\.description))
     }
 
     // MARK: Contention
@@ -154,27 +162,20 @@ package enum ScenarioRunner {
     static func runContention(_ flavour: Flavour, progress: @escaping @Sendable (String, Double) -> Void) -> FlavourRun
     {
         let harness = Scenarios.counter(flavour)
-        let trace = Trace<String>()
         let total = Double(ContentionFixture.threads * ContentionFixture.inputsPerThread)
-        let observation = harness.observe { state in
-            trace.append(state.description)
+        let progressObservation = harness.observe { state in
             if state.value % 1_000 == 0 { progress(state.description, Double(state.value) / total) }
         }
-        let group = DispatchGroup()
-        for _ in 0..<ContentionFixture.threads {
-            group.enter()
-            Thread {
-                for _ in 0..<ContentionFixture.inputsPerThread {
-                    harness.send(.increment)
-                }
-                group.leave()
-            }.start()
-        }
-        group.wait()
-        observation.stop()
+        defer { progressObservation.stop() }
+        let run = FixtureRunner.runConcurrently(
+            Array(repeating: CounterInput.increment, count: ContentionFixture.inputsPerThread),
+            onThreads: ContentionFixture.threads,
+            on: harness,
+            expecting: CounterSnapshot(value: ContentionFixture.threads * ContentionFixture.inputsPerThread)
+        )
         return FlavourRun(
             flavour: flavour,
-            trace: trace.values,
+            trace: run.trace.map(\.description),
             expected: ContentionFixture.expectedTrace(for: flavour).map(\.description)
         )
     }
