@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "ConformanceTests", dependencies: ["Scenarios", "StateConformance"]),
         .testTarget(
             name: "StateConformanceTests",
-            dependencies: ["StateConformance", "StateConformanceTesting", "StateCore"]
+            dependencies: ["StateConformance", "StateConformanceTesting", "StateCore", "state-conformance"]
         ),
         .testTarget(
             name: "StateTourTests",
