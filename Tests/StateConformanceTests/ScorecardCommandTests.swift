@@ -44,9 +44,11 @@ struct ScorecardCommandTests {
         #expect(Set(objects.compactMap { $0["result"] }) == ["pass"])
     }
 
-    @Test("a bad command line exits 2 with the usage on standard error", arguments: [
-        ["--rule", "C99"], ["--source"], ["--fast"], ["--source", "no such source"],
-    ])
+    @Test(
+        "a bad command line exits 2 with the usage on standard error",
+        arguments: [
+            ["--rule", "C99"], ["--source"], ["--fast"], ["--source", "no such source"],
+        ])
     func badCommandLine(arguments: [String]) throws {
         let result = try run(arguments)
         #expect(result.status == 2)
