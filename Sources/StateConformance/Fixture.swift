@@ -120,8 +120,9 @@ public struct FixtureRun<Snapshot: Equatable & Sendable>: Sendable {
     public let states: [Snapshot]
     /// What an observer that joined before the first step heard.
     public let trace: [Snapshot]
-    /// The first step whose state differs from the fixture's, as a readable
-    /// diff, or nil if every state matched.
+    /// The first step whose state differs from the fixture's, as a sentence
+    /// followed by a ``StateDiff`` of what differs, or nil if every state
+    /// matched.
     public let divergence: String?
 }
 
@@ -163,6 +164,7 @@ public enum FixtureRunner {
                 divergence =
                     "\(fixture.name) in \(harness.name): after step \(index + 1) (\(what)) the state was "
                     + "\(state), the fixture says \(step.state)"
+                    + (StateDiff.describe(expected: step.state, actual: state).map { ":\n" + $0 } ?? "")
             }
         }
         return FixtureRun(harness: harness.name, states: states, trace: trace.value, divergence: divergence)
@@ -232,7 +234,8 @@ public enum FixtureRunner {
             return (runs, first)
         }
         for run in runs.dropFirst() where run.states != runs[0].states {
-            return (runs, "\(fixture.name): \(run.harness) and \(runs[0].harness) disagree")
+            let diff = StateDiff.describe(expected: runs[0].states, actual: run.states).map { ":\n" + $0 } ?? ""
+            return (runs, "\(fixture.name): \(run.harness) and \(runs[0].harness) disagree\(diff)")
         }
         return (runs, nil)
     }

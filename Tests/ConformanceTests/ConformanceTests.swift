@@ -100,7 +100,8 @@ struct ConformanceTests {
         let run = FixtureRunner.run(wrong, on: Scenarios.counter(.ducks))
         #expect(
             run.divergence
-                == "counter in DucksStyle: after step 2 (input increment) the state was 2, the fixture says 3"
+                == "counter in DucksStyle: after step 2 (input increment) the state was 2, the fixture says 3:\n"
+                + "  value: expected 3, actual 2"
         )
     }
 
