@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "ReceiverStyle", targets: ["ReceiverStyle"]),
         .library(name: "DeltaStyle", targets: ["DeltaStyle"]),
         .library(name: "StateConformance", targets: ["StateConformance", "StateConformanceTesting"]),
+        .library(name: "StateTesting", targets: ["StateTesting"]),
         .executable(name: "state-tour", targets: ["state-tour"]),
         .executable(name: "state-conformance", targets: ["state-conformance"]),
     ],
@@ -30,6 +31,13 @@ let package = Package(
         .target(name: "StateReporting"),
         .target(name: "StateConformanceTesting", dependencies: ["StateConformance", "StateReporting"]),
         .executableTarget(name: "state-conformance", dependencies: ["StateConformance"]),
+        .target(
+            name: "StateTesting",
+            dependencies: [
+                "StateCore", "StateConformance", "StateReporting", "ReactorStyle", "DucksStyle", "ReceiverStyle",
+                "DeltaStyle",
+            ]
+        ),
         .target(
             name: "Scenarios",
             dependencies: [
@@ -51,6 +59,7 @@ let package = Package(
         .testTarget(name: "ReceiverStyleTests", dependencies: ["ReceiverStyle", "TestSupport"]),
         .testTarget(name: "DeltaStyleTests", dependencies: ["DeltaStyle", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Scenarios", "StateConformance"]),
+        .testTarget(name: "StateTestingTests", dependencies: ["StateTesting", "Scenarios", "DucksStyle", "StateCore"]),
         .testTarget(
             name: "StateConformanceTests",
             dependencies: ["StateConformance", "StateConformanceTesting", "StateCore", "state-conformance"]

@@ -87,6 +87,9 @@ struct PendingMiddlewares {
     /// Whether no middleware is pending.
     var isEmpty: Bool { disposables.isEmpty }
 
+    /// The middlewares whose work is neither passed on nor disposed.
+    var heldCount: Int { disposables.values.filter { !$0.isDisposed }.count }
+
     /// Keeps `disposable`; returns its key.
     mutating func insert(_ disposable: Disposable) -> Int {
         defer { nextKey += 1 }

@@ -139,6 +139,12 @@ open class Store<State: StateType>: StoreType {
         }
     }
 
+    /// The middlewares whose action is neither passed on nor their work
+    /// disposed (for the test store's end checks).
+    package var heldMiddlewareCount: Int {
+        pending.modify { $0.heldCount }
+    }
+
     /// Runs `action` through the middlewares and, if they pass it on, the
     /// reducer; see "Dispatching" above for the ordering rules.
     ///
