@@ -59,7 +59,11 @@ let package = Package(
         .testTarget(name: "ReceiverStyleTests", dependencies: ["ReceiverStyle", "TestSupport"]),
         .testTarget(name: "DeltaStyleTests", dependencies: ["DeltaStyle", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Scenarios", "StateConformance"]),
-        .testTarget(name: "StateTestingTests", dependencies: ["StateTesting", "Scenarios", "DucksStyle", "StateCore"]),
+        .testTarget(
+            name: "StateTestingTests",
+            dependencies: [
+                "StateTesting", "Scenarios", "DucksStyle", "ReactorStyle", "ReceiverStyle", "DeltaStyle", "StateCore",
+            ]),
         .testTarget(
             name: "StateConformanceTests",
             dependencies: ["StateConformance", "StateConformanceTesting", "StateCore", "state-conformance"]
