@@ -17,7 +17,7 @@ import StateCore
 /// dependency in tests); work scheduled elsewhere is invisible to the test
 /// store. Drive it from one thread.
 ///
-/// At the end (``finish()``, or when the test store is released, reported at
+/// At the end (`finish()`, or when the test store is released, reported at
 /// the line where it was made) it fails if actions reached the reducer and
 /// were not received, if work is still scheduled on ``scheduler``, or if a
 /// middleware has neither passed its action on nor been disposed; set

@@ -79,8 +79,7 @@ public final class ReactorTestStore<State: ReactorStyle.State & Equatable> {
         )
     }
 
-    /// Runs `command`; the events it fires are received with
-    /// ``receive(_:fileID:filePath:line:column:assert:)``.
+    /// Runs `command`; the events it fires are received with `receive`.
     ///
     /// - Parameter command: The command.
     public func fire<C: Command>(command: C) where C.StateType == State {

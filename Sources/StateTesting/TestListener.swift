@@ -11,7 +11,7 @@ import StateCore
 /// listener.expect([1, 2, 3])                 // replay 1, 2; then 3
 /// ```
 ///
-/// At the end (``finish()``, or when it is released, reported where it was
+/// At the end (`finish()`, or when it is released, reported where it was
 /// made) it fails if waves arrived that no ``expect(_:fileID:filePath:line:column:)``
 /// asserted.
 public final class TestListener<Wave: Equatable & Sendable>: Sendable {

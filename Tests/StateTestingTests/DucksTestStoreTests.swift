@@ -145,4 +145,17 @@ struct DucksTestStoreTests {
         }
         test.exhaustivity = .off
     }
+
+    @Test("a test store released without finish() runs the end checks, reported where it was made")
+    func deinitFinishes() {
+        withKnownIssue {
+            let test = makeSessionTest()
+            test.send(App.LogInAction())
+        } matching: { issue in
+            issue.sourceLocation?.fileName == "DucksTestStoreTests.swift"
+                && (issue.description.contains("were fed back but not received")
+                    || issue.description.contains("still scheduled on the test scheduler")
+                    || issue.description.contains("neither passed their action on nor been disposed"))
+        }
+    }
 }

@@ -31,4 +31,66 @@ final class DucksTestStoreXCTests: XCTestCase {
         XCTAssertEqual(captured.count, 1)
         XCTAssertTrue(captured.first?.contains("user.loggedIn: expected true, actual false") ?? false)
     }
+
+    private func makeSessionTest() -> DucksTestStore<DucksScenarios.AppState> {
+        let scheduler = TestScheduler()
+        return DucksTestStore(
+            reducer: DucksScenarios.AppReducer(),
+            state: DucksScenarios.AppState(),
+            middlewares: [DucksScenarios.LoadMiddleware(scheduler: scheduler)],
+            scheduler: scheduler
+        )
+    }
+
+    /// Runs `body` capturing failures, and returns them.
+    private func failures(_ body: () -> Void) -> [String] {
+        captured = []
+        capturing = true
+        body()
+        capturing = false
+        return captured
+    }
+
+    func testStateChangeNotAssertedIsReportedToXCTest() {
+        let test = makeSessionTest()
+        test.exhaustivity = .off
+        let reported = failures {
+            test.send(DucksScenarios.LogInAction())
+            test.receive(where: { $0 is DucksScenarios.LoadAction })
+        }
+        XCTAssertEqual(reported.count, 1)
+        XCTAssertTrue(reported.first?.contains("the state changed, but the test did not say how") ?? false)
+    }
+
+    func testMissingReceiveIsReportedToXCTest() {
+        let test = makeSessionTest()
+        test.exhaustivity = .off
+        let reported = failures { test.receive(DucksScenarios.LogOutAction.self) }
+        XCTAssertEqual(reported.count, 1)
+        XCTAssertTrue(reported.first?.contains("but nothing was received") ?? false)
+    }
+
+    func testUnexpectedInputIsReportedToXCTest() {
+        let test = makeSessionTest()
+        test.exhaustivity = .off
+        let reported = failures {
+            test.send(DucksScenarios.LogInAction())
+            test.receive(DucksScenarios.LogOutAction.self)
+        }
+        XCTAssertEqual(reported.count, 1)
+        XCTAssertTrue(reported.first?.contains("but received LoadAction loading") ?? false)
+    }
+
+    func testEndChecksAreReportedToXCTest() {
+        let test = makeSessionTest()
+        let reported = failures {
+            test.send(DucksScenarios.LogInAction())
+            test.advance(by: .milliseconds(10))
+            test.finish()
+        }
+        XCTAssertEqual(reported.count, 3)
+        XCTAssertTrue(reported.contains { $0.contains("were fed back but not received") })
+        XCTAssertTrue(reported.contains { $0.contains("still scheduled on the test scheduler") })
+        XCTAssertTrue(reported.contains { $0.contains("neither passed their action on nor been disposed") })
+    }
 }
