@@ -20,7 +20,7 @@ for path in files:
         (folder / "main.swift").write_text(f"// {path}, block {index}\n" + match.group(1))
         targets.append(name)
 
-products = ["ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle", "StateConformance"]
+products = ["ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle", "StateConformance", "StateTesting"]
 dependencies = ", ".join(f'.product(name: "{p}", package: "main")' for p in products)
 manifest = [
     "// swift-tools-version: 6.0",
