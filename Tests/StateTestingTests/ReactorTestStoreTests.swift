@@ -1,4 +1,5 @@
 import ReactorStyle
+import Scenarios
 import StateTesting
 import Testing
 
@@ -80,5 +81,50 @@ struct ReactorTestStoreTests {
             issue.description.contains("loggedIn: expected true, actual false")
                 && issue.description.contains("loading: expected false, actual true")
         }
+    }
+}
+
+@Suite("ReactorTestStore: the package's own session scenario")
+struct ReactorSessionScenarioTests {
+    private typealias App = ReactorScenarios
+
+    @Test("log in, the loading effect, cancel midway, log out")
+    func logInCancelLogOut() {
+        let test = ReactorTestStore(state: App.Session())
+        test.fire(event: App.LogIn()) { $0.loading = true }
+        test.fire(command: App.Load(scheduler: test.scheduler, tick: SessionFixture.tick))
+        for percent in 0..<3 {
+            test.advance(by: SessionFixture.tick)
+            test.receive(App.Progress(percent: percent)) { $0.progress = percent }
+        }
+        test.fire(event: App.Cancel()) {
+            $0.loading = false
+            $0.progress = 0
+            $0.canceled = true
+        }
+        // The effect sees the session is no longer loading, and stops.
+        test.advance(by: SessionFixture.tick)
+        test.fire(event: App.LogOut()) { $0.canceled = false }
+        test.finish()
+    }
+
+    @Test("log in, the loading effect to the end, log out")
+    func logInLoadedLogOut() {
+        let test = ReactorTestStore(state: App.Session())
+        test.fire(event: App.LogIn()) { $0.loading = true }
+        test.fire(command: App.Load(scheduler: test.scheduler, tick: SessionFixture.tick))
+        for percent in 0...SessionFixture.lastProgress {
+            test.advance(by: SessionFixture.tick)
+            test.receive(App.Progress(percent: percent)) { $0.progress = percent }
+        }
+        test.receive(App.Loaded()) {
+            $0.loggedIn = true
+            $0.loading = false
+        }
+        test.fire(event: App.LogOut()) {
+            $0.loggedIn = false
+            $0.progress = 0
+        }
+        test.finish()
     }
 }

@@ -24,13 +24,15 @@ package enum ReactorScenarios {
 
     // MARK: Session
 
-    struct Session: State, Sendable {
-        var loggedIn = false
-        var loading = false
-        var progress = 0
-        var canceled = false
+    package struct Session: State, Equatable, Sendable {
+        package var loggedIn = false
+        package var loading = false
+        package var progress = 0
+        package var canceled = false
 
-        mutating func react(to event: Event) {
+        package init() {}
+
+        package mutating func react(to event: Event) {
             switch event {
             case is LogIn:
                 (loading, progress, canceled) = (true, 0, false)
@@ -48,21 +50,38 @@ package enum ReactorScenarios {
         }
     }
 
-    struct LogIn: Event {}
-    struct Progress: Event {
-        let percent: Int
+    package struct LogIn: Event, Equatable {
+        package init() {}
     }
-    struct Loaded: Event {}
-    struct Cancel: Event {}
-    struct LogOut: Event {}
+    package struct Progress: Event, Equatable {
+        package let percent: Int
+
+        package init(percent: Int) {
+            self.percent = percent
+        }
+    }
+    package struct Loaded: Event, Equatable {
+        package init() {}
+    }
+    package struct Cancel: Event, Equatable {
+        package init() {}
+    }
+    package struct LogOut: Event, Equatable {
+        package init() {}
+    }
 
     /// The loading effect: reports progress on a scheduler while the session
     /// is loading, then fires `Loaded`.
-    struct Load: Command {
+    package struct Load: Command {
         let scheduler: Scheduler
         let tick: Duration
 
-        func execute(state: Session, core: Core<Session>) {
+        package init(scheduler: Scheduler, tick: Duration) {
+            self.scheduler = scheduler
+            self.tick = tick
+        }
+
+        package func execute(state: Session, core: Core<Session>) {
             // central-step: reactor
             scheduler.schedule(every: tick) { percent in
                 guard core.state.loading else { return false }
