@@ -155,3 +155,9 @@ private struct RecordingAction<Base: ActionType>: ActionType {
         return reduced
     }
 }
+
+// Safe to share in the way tests use it: the test drives the test store from
+// its own thread, and the effects that dispatch through it run on its
+// `TestScheduler`, on the thread advancing it; the recorded inputs are
+// behind the engine's lock.
+extension DeltaTestStore: @unchecked Sendable {}

@@ -1,4 +1,5 @@
 import DeltaStyle
+import Scenarios
 import StateTesting
 import Testing
 
@@ -77,5 +78,46 @@ struct DeltaTestStoreTests {
             issue.description.contains("were fed back but not received: ReportProgress")
                 || issue.description.contains("still scheduled on the test scheduler")
         }
+    }
+}
+
+@Suite("DeltaTestStore: the package's own session scenario")
+struct DeltaSessionScenarioTests {
+    private typealias App = DeltaScenarios
+
+    @Test("log in through the test store, the loading effect to the end, log out")
+    func logInLoadedLogOut() {
+        let test = DeltaTestStore(state: App.Session()) { $0.snapshot }
+        test.dispatch(App.logIn(store: test, scheduler: test.scheduler, tick: SessionFixture.tick))
+        test.receive(App.StartLoading.self) { $0.loading = true }
+        for percent in 0...SessionFixture.lastProgress {
+            test.advance(by: SessionFixture.tick)
+            test.receive(App.ReportProgress.self) { $0.progress = percent }
+        }
+        test.receive(App.FinishLoading.self) {
+            $0.loggedIn = true
+            $0.loading = false
+        }
+        test.send(App.LogOut()) {
+            $0.loggedIn = false
+            $0.progress = 0
+        }
+        test.finish()
+    }
+
+    @Test("log in, cancel midway: the effect is stopped by its response")
+    func logInCancel() {
+        let test = DeltaTestStore(state: App.Session()) { $0.snapshot }
+        let loading = test.dispatch(App.logIn(store: test, scheduler: test.scheduler, tick: SessionFixture.tick))
+        test.receive(App.StartLoading.self) { $0.loading = true }
+        test.advance(by: SessionFixture.tick)
+        test.receive(App.ReportProgress.self) { $0.progress = 0 }
+        (loading as? Disposable)?.dispose()
+        test.send(App.CancelLoading()) {
+            $0.loading = false
+            $0.canceled = true
+        }
+        test.advance(by: .seconds(5))
+        test.finish()
     }
 }

@@ -23,13 +23,15 @@ package enum DeltaScenarios {
 
     // MARK: Session
 
-    struct Session: Sendable {
+    package struct Session: Sendable {
         let loggedIn = ObservableProperty(false)
         let loading = ObservableProperty(false)
         let progress = ObservableProperty(0)
         let canceled = ObservableProperty(false)
 
-        var snapshot: SessionSnapshot {
+        package init() {}
+
+        package var snapshot: SessionSnapshot {
             SessionSnapshot(
                 loggedIn: loggedIn.value,
                 loading: loading.value,
@@ -43,8 +45,8 @@ package enum DeltaScenarios {
         var state: ObservableProperty<Session>
     }
 
-    struct StartLoading: ActionType {
-        func reduce(state: Session) -> Session {
+    package struct StartLoading: ActionType {
+        package func reduce(state: Session) -> Session {
             state.loading.value = true
             state.progress.value = 0
             state.canceled.value = false
@@ -52,25 +54,27 @@ package enum DeltaScenarios {
         }
     }
 
-    struct ReportProgress: ActionType {
+    package struct ReportProgress: ActionType {
         let percent: Int
 
-        func reduce(state: Session) -> Session {
+        package func reduce(state: Session) -> Session {
             state.progress.value = percent
             return state
         }
     }
 
-    struct FinishLoading: ActionType {
-        func reduce(state: Session) -> Session {
+    package struct FinishLoading: ActionType {
+        package func reduce(state: Session) -> Session {
             state.loggedIn.value = true
             state.loading.value = false
             return state
         }
     }
 
-    struct CancelLoading: ActionType {
-        func reduce(state: Session) -> Session {
+    package struct CancelLoading: ActionType {
+        package init() {}
+
+        package func reduce(state: Session) -> Session {
             state.loading.value = false
             state.progress.value = 0
             state.canceled.value = true
@@ -78,8 +82,10 @@ package enum DeltaScenarios {
         }
     }
 
-    struct LogOut: ActionType {
-        func reduce(state: Session) -> Session {
+    package struct LogOut: ActionType {
+        package init() {}
+
+        package func reduce(state: Session) -> Session {
             state.loggedIn.value = false
             state.progress.value = 0
             state.canceled.value = false
@@ -87,12 +93,23 @@ package enum DeltaScenarios {
         }
     }
 
+    /// Logging in through `store` (the app's store, or a test store): starts
+    /// loading, reports progress every tick on `scheduler`, finishes; the
+    /// response stops the reports.
+    package static func logIn<Store: StoreType & Sendable>(
+        store: Store,
+        scheduler: Scheduler,
+        tick: Duration
+    ) -> some DynamicActionType where Store.ObservableState.ValueType == Session {
+        LogIn(store: store, scheduler: scheduler, tick: tick)
+    }
+
     /// Logging in: starts loading, reports progress every tick, finishes.
     ///
     /// The reports run on a scheduler; `call()` returns a disposable that
     /// stops them.
-    struct LogIn: DynamicActionType {
-        let store: SessionStore
+    struct LogIn<Store: StoreType & Sendable>: DynamicActionType where Store.ObservableState.ValueType == Session {
+        let store: Store
         let scheduler: Scheduler
         let tick: Duration
 
