@@ -126,6 +126,11 @@ public final class DeltaTestStore<Value, Snapshot: Equatable>: StoreType {
         scheduler.advance(by: duration)
     }
 
+    /// Runs every effect scheduled, however far ahead.
+    public func run() {
+        scheduler.run()
+    }
+
     /// Runs the end checks now: actions dispatched and not received, and
     /// work still scheduled.
     ///
