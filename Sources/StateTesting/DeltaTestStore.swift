@@ -13,7 +13,7 @@ import StateCore
 ///
 /// Apps that dispatch to a global store point it at the test store in
 /// tests; dynamic actions that run effects must be given ``scheduler``.
-public final class DeltaTestStore<Value, Snapshot: Equatable>: StoreType {
+public final class DeltaTestStore<Value, Snapshot: Equatable>: StoreType, VirtualTime {
     /// The state, as the app's store holds it.
     public var state: ObservableProperty<Value>
     /// The virtual clock the app's effects must run on.
@@ -119,17 +119,7 @@ public final class DeltaTestStore<Value, Snapshot: Equatable>: StoreType {
         )
     }
 
-    /// Lets `duration` of virtual time pass, running the effects due.
-    ///
-    /// - Parameter duration: How long.
-    public func advance(by duration: Duration) {
-        scheduler.advance(by: duration)
-    }
 
-    /// Runs every effect scheduled, however far ahead.
-    public func run() {
-        scheduler.run()
-    }
 
     /// Runs the end checks now: actions dispatched and not received, and
     /// work still scheduled.

@@ -22,7 +22,7 @@ import StateCore
 /// were not received, if work is still scheduled on ``scheduler``, or if a
 /// middleware has neither passed its action on nor been disposed; set
 /// ``exhaustivity`` to `.off` to skip those checks.
-public final class DucksTestStore<State: DucksStyle.State & Equatable> {
+public final class DucksTestStore<State: DucksStyle.State & Equatable>: VirtualTime {
     /// The store under test; give it to whatever dispatches.
     public let store: Store<State>
     /// The virtual clock the store's effects must run on.
@@ -176,17 +176,7 @@ public final class DucksTestStore<State: DucksStyle.State & Equatable> {
         )
     }
 
-    /// Lets `duration` of virtual time pass, running the effects due.
-    ///
-    /// - Parameter duration: How long.
-    public func advance(by duration: Duration) {
-        scheduler.advance(by: duration)
-    }
 
-    /// Runs every effect scheduled, however far ahead.
-    public func run() {
-        scheduler.run()
-    }
 
     /// Runs the end checks now (see the type's documentation).
     ///

@@ -8,7 +8,7 @@ import StateCore
 /// The test store observes the core synchronously, through a middleware of
 /// its own (the last), whatever queues the app's subscribers use. Commands
 /// that run effects must be given ``scheduler``.
-public final class ReactorTestStore<State: ReactorStyle.State & Equatable> {
+public final class ReactorTestStore<State: ReactorStyle.State & Equatable>: VirtualTime {
     /// The core under test.
     public let core: Core<State>
     /// The virtual clock the app's effects must run on.
@@ -137,17 +137,7 @@ public final class ReactorTestStore<State: ReactorStyle.State & Equatable> {
         )
     }
 
-    /// Lets `duration` of virtual time pass, running the effects due.
-    ///
-    /// - Parameter duration: How long.
-    public func advance(by duration: Duration) {
-        scheduler.advance(by: duration)
-    }
 
-    /// Runs every effect scheduled, however far ahead.
-    public func run() {
-        scheduler.run()
-    }
 
     /// Runs the end checks now: events fired and not received, and work
     /// still scheduled.
