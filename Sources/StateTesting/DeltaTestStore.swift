@@ -119,8 +119,6 @@ public final class DeltaTestStore<Value, Snapshot: Equatable>: StoreType, Virtua
         )
     }
 
-
-
     /// Runs the end checks now: actions dispatched and not received, and
     /// work still scheduled.
     ///

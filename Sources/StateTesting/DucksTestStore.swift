@@ -176,8 +176,6 @@ public final class DucksTestStore<State: DucksStyle.State & Equatable>: VirtualT
         )
     }
 
-
-
     /// Runs the end checks now (see the type's documentation).
     ///
     /// - Parameters:

@@ -137,8 +137,6 @@ public final class ReactorTestStore<State: ReactorStyle.State & Equatable>: Virt
         )
     }
 
-
-
     /// Runs the end checks now: events fired and not received, and work
     /// still scheduled.
     ///
