@@ -131,6 +131,7 @@ open class Store<State: StateType>: StoreType {
         self.middlewares = middlewares
         source = StateSource(value: state)
         working = state
+        source.label(flavour: "DucksStyle", type: "\(Swift.type(of: self))")
     }
 
     deinit {

@@ -88,6 +88,7 @@ public final class Core<StateType: State> {
         working = state
         self.middlewares = middlewares
         ownQueue = QueueScheduler(label: "ReactorStyle.Core")
+        source.label(flavour: "ReactorStyle", type: "\(Core<StateType>.self)")
     }
 
     deinit {

@@ -89,6 +89,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     public init() {
         delivery = DeliveryLock()
         sharesDelivery = false
+        registerLive()
     }
 
     /// Creates a registry that is only ever sent to from inside the
@@ -104,6 +105,18 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     package init(sharingDelivery delivery: DeliveryLock) {
         self.delivery = delivery
         sharesDelivery = true
+        registerLive()
+    }
+
+    deinit {
+        LiveSubscriptions.unregister(ObjectIdentifier(self))
+    }
+
+    /// Lets ``LiveSubscriptions`` count this registry's handlers.
+    @usableFromInline
+    func registerLive() {
+        let count: @Sendable () -> Int = { [weak self] in self?.count ?? 0 }
+        LiveSubscriptions.register(self, type: "\(ObserverRegistry<Value>.self)", count: count)
     }
 
     /// The number of handlers currently registered.

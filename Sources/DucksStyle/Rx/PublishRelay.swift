@@ -19,7 +19,9 @@ public final class PublishRelay<Element>: ObservableType {
 
     /// Creates a relay with no observers.
     @inlinable
-    public init() {}
+    public init() {
+        source.label(flavour: "DucksStyle", type: "\(PublishRelay<Element>.self)")
+    }
 
     /// Sends `element` to every current observer.
     ///

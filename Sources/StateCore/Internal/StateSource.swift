@@ -53,6 +53,13 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
         self.memory = LockedValue(memory)
     }
 
+    /// Names the flavour and type this source serves, for
+    /// ``LiveSubscriptions``.
+    @usableFromInline
+    package func label(flavour: String, type: String) {
+        LiveSubscriptions.label(registry, flavour: flavour, type: type)
+    }
+
     /// What the source keeps now, as of the last value delivered.
     @inlinable
     package var kept: Memory { memory.value }
