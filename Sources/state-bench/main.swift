@@ -14,6 +14,7 @@ let usage = """
                        repeatable); the baselines always run
       --quick          a tenth of the work: a smoke test of correctness, not speed
       --json           one JSON object per measured case, in an array
+      --svg FILE       also draw the ratios (and memory) as an SVG chart in FILE
       --help           show this help
 
     Exit status: 0 if every case's results checked out, 1 if one did not,
@@ -35,11 +36,18 @@ var scenarios: [String] = []
 var flavours: [String] = []
 var quick = false
 var json = false
+var svgPath: String?
 var remaining = arguments[...]
 while let argument = remaining.popFirst() {
     switch argument {
     case "--quick": quick = true
     case "--json": json = true
+    case "--svg":
+        guard let path = remaining.popFirst(), !path.hasPrefix("--") else {
+            FileHandle.standardError.write(Data("state-bench: error: --svg needs a file name\n\n\(usage)\n".utf8))
+            exit(2)
+        }
+        svgPath = path
     case "--help":
         print(usage)
         exit(0)
@@ -102,6 +110,16 @@ for scenario in scenarios {
 }
 
 let allOK = results.allSatisfy(\.ok) && memory.allSatisfy { $0.peakMiB != nil }
+
+if let svgPath {
+    do {
+        try Chart.svg(results: results, memory: memory).write(toFile: svgPath, atomically: true, encoding: .utf8)
+        if !json { print("chart: \(svgPath)") }
+    } catch {
+        FileHandle.standardError.write(Data("state-bench: error: cannot write \(svgPath): \(error)\n".utf8))
+        exit(1)
+    }
+}
 
 if json {
     var objects: [[String: Any]] = results.map { result in
