@@ -66,11 +66,15 @@ let package = Package(
             ]),
         .testTarget(
             name: "StateConformanceTests",
-            dependencies: ["StateConformance", "StateConformanceTesting", "StateCore", "state-conformance"]
+            dependencies: [
+                "StateConformance", "StateConformanceTesting", "StateCore", "TestSupport", "state-conformance",
+            ]
         ),
         .testTarget(
             name: "StateTourTests",
-            dependencies: ["state-tour", "Scenarios", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
+            dependencies: [
+                "state-tour", "Scenarios", "TestSupport", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,29 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("state-conformance: the command")
 struct ScorecardCommandTests {
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = Bundle.main.bundleURL.deletingLastPathComponent().appending(path: "state-conformance")
-        if !FileManager.default.fileExists(atPath: process.executableURL?.path ?? "") {
-            // `swift test` builds the products next to the test bundle.
-            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-                .appending(path: "state-conformance")
-        }
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-            String(decoding: errorData, as: UTF8.self)
-        )
+        try runProduct("state-conformance", arguments)
     }
 
     @Test("a passing selection prints its rows and exits 0")

@@ -1,5 +1,6 @@
 import Foundation
 import Scenarios
+import TestSupport
 import Testing
 
 @testable import state_tour
@@ -86,26 +87,7 @@ struct ReportTests {
 @Suite("state-tour: the executable")
 struct ExecutableTests {
     private func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = Bundle.main.bundleURL.deletingLastPathComponent().appending(path: "state-tour")
-        if !FileManager.default.fileExists(atPath: process.executableURL?.path ?? "") {
-            // `swift test` builds the products next to the test bundle.
-            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-                .appending(path: "state-tour")
-        }
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-            String(decoding: errorData, as: UTF8.self)
-        )
+        try runProduct("state-tour", arguments)
     }
 
     @Test("a bad value exits 2 with a clear message and the usage on standard error")
