@@ -12,7 +12,7 @@
 ///
 /// store.dispatch(SetUserIdAction(id: 5))
 /// ```
-public protocol ActionType {
+public protocol ActionType<StateValueType> {
     /// The type of the state the action changes.
     associatedtype StateValueType
 

@@ -41,11 +41,19 @@
 /// beyond their callbacks.
 ///
 /// `ObservableProperty` is `Sendable` when `ValueType` is.
+///
+/// ## Inspecting
+///
+/// ``attach(_:snapshot:restore:)`` records every action applied in an
+/// `ActionLog`, with time travel when given a restore function.
 public final class ObservableProperty<ValueType> {
     /// The type of the callbacks that observe a property.
     public typealias CallbackType = (ValueType) -> Void
 
     @usableFromInline let source: StateSource<CurrentValue<ValueType>>
+    /// The attached action log's recorder, if any; only touched in the
+    /// property's order. With none attached, a dispatch pays one load.
+    @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<any ActionType<ValueType>, ValueType>?
 
     /// Creates a property holding `value`.
     ///
@@ -108,8 +116,102 @@ extension ObservableProperty: ObservablePropertyType {
     /// Reduces, stores and announces; runs in the property's delivery order.
     @inlinable
     func applyInOrder<Action: ActionType>(_ action: Action) where Action.StateValueType == ValueType {
-        source.publish(action.reduce(state: source.currentValue()))
+        if let recorder {
+            guard recorder.admits(action) else { return }
+            let value = action.reduce(state: source.currentValue())
+            recorder.record(action, value)
+            source.publish(value)
+        } else {
+            source.publish(action.reduce(state: source.currentValue()))
+        }
     }
 }
 
-extension ObservableProperty: Sendable where ValueType: Sendable {}
+// Safe to share when the value is: the state source is thread-safe, and
+// `recorder` is only touched in its delivery order.
+extension ObservableProperty: @unchecked Sendable where ValueType: Sendable {}
+
+extension ObservableProperty {
+    /// Attaches `log`: from now on every action applied to this property
+    /// (a store's dispatch) is recorded, in the order applied, with a
+    /// snapshot of the state after it; with `restore`, the log can move the
+    /// store through those states.
+    ///
+    /// Delta's state is a graph of properties, so the log records what
+    /// `snapshot` reads of it (as StateTesting's `DeltaTestStore` does), and
+    /// a travel hands `restore` the snapshot to put back:
+    ///
+    /// ```swift
+    /// let log = ActionLog<any ActionType<AppState>, Snapshot>(capacity: 500)
+    /// let inspection = store.state.attach(
+    ///     log,
+    ///     snapshot: { Snapshot(userId: $0.userId.value) },
+    ///     restore: { snapshot, state in
+    ///         state.userId.value = snapshot.userId
+    ///         return state
+    ///     }
+    /// )
+    /// ```
+    ///
+    /// Values set through ``value`` are not actions and are not recorded.
+    /// A property has one log at a time: attaching another detaches the
+    /// first. While the log travels, dispatched actions are rejected with a
+    /// `Diagnostic`. A travel calls `restore` in the property's order, then
+    /// announces the value it returns to the property's subscribers.
+    ///
+    /// - Parameters:
+    ///   - log: The log to record into; not attached elsewhere.
+    ///   - snapshot: Reads the state as a plain value.
+    ///   - restore: Puts a snapshot back and returns the property's new
+    ///     value (setting the nested properties, whose subscribers hear
+    ///     it); nil for a log that only records.
+    /// - Returns: A disposable that detaches the log (the entries stay).
+    @discardableResult
+    public func attach<Snapshot>(
+        _ log: ActionLog<any ActionType<ValueType>, Snapshot>,
+        snapshot: @escaping (ValueType) -> Snapshot,
+        restore: ((Snapshot, ValueType) -> ValueType)? = nil
+    ) -> Disposable {
+        let moveTo = restore.map { restore in
+            { [weak self] (target: Snapshot) -> Snapshot in
+                guard let self else { return target }
+                let current = source.currentValue()
+                source.publish(restore(target, current))
+                return snapshot(current)
+            }
+        }
+        return source.attach(
+            log,
+            LogAttachment(
+                flavour: "DeltaStyle",
+                owner: self,
+                snapshot: snapshot,
+                exchange: { [weak self] recorder in
+                    guard let self else { return nil }
+                    defer { self.recorder = recorder }
+                    return (self.recorder, source.currentValue())
+                },
+                moveTo: moveTo
+            )
+        )
+    }
+
+    /// Applies every action of `recording` to this property (a fresh
+    /// store's state) and checks each snapshot against it.
+    ///
+    /// - Parameters:
+    ///   - recording: A session read from an exported log.
+    ///   - snapshot: Reads the state as a plain value, as when recording.
+    /// - Throws: ``ReplayMismatch`` at the first snapshot that differs from
+    ///   the recording, with what differs.
+    public func replay<Snapshot: Equatable>(
+        _ recording: ActionRecording<any ActionType<ValueType>, Snapshot>,
+        snapshot: @escaping (ValueType) -> Snapshot
+    ) throws(ReplayMismatch) {
+        try recording.replay(
+            from: snapshot(value),
+            attach: { attach($0, snapshot: snapshot) },
+            apply: { apply($0) }
+        )
+    }
+}

@@ -72,3 +72,42 @@ extension StoreType {
         action.call()
     }
 }
+
+extension StoreType {
+    /// Attaches `log` to the store's state property: see
+    /// ``ObservableProperty/attach(_:snapshot:restore:)``.
+    ///
+    /// ```swift
+    /// let log = ActionLog<any ActionType<AppState>, Snapshot>(capacity: 500)
+    /// let inspection = store.attach(log, snapshot: Snapshot.init, restore: { $0.restore(into: $1) })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - log: The log to record into; not attached elsewhere.
+    ///   - snapshot: Reads the state as a plain value.
+    ///   - restore: Puts a snapshot back and returns the new state value;
+    ///     nil for a log that only records.
+    /// - Returns: A disposable that detaches the log (the entries stay).
+    @discardableResult
+    public func attach<Value, Snapshot>(
+        _ log: ActionLog<any ActionType<Value>, Snapshot>,
+        snapshot: @escaping (Value) -> Snapshot,
+        restore: ((Snapshot, Value) -> Value)? = nil
+    ) -> Disposable where ObservableState == ObservableProperty<Value> {
+        state.attach(log, snapshot: snapshot, restore: restore)
+    }
+
+    /// Replays `recording` into this (fresh) store and checks each snapshot:
+    /// see ``ObservableProperty/replay(_:snapshot:)``.
+    ///
+    /// - Parameters:
+    ///   - recording: A session read from an exported log.
+    ///   - snapshot: Reads the state as a plain value, as when recording.
+    /// - Throws: ``ReplayMismatch`` at the first snapshot that differs.
+    public func replay<Value, Snapshot: Equatable>(
+        _ recording: ActionRecording<any ActionType<Value>, Snapshot>,
+        snapshot: @escaping (Value) -> Snapshot
+    ) throws(ReplayMismatch) where ObservableState == ObservableProperty<Value> {
+        try state.replay(recording, snapshot: snapshot)
+    }
+}

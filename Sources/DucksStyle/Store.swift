@@ -71,6 +71,9 @@ open class Store<State: StateType>: StoreType {
     /// The last action type looked up, and its answer: consecutive actions
     /// are often of one type, and this spares hashing.
     @usableFromInline @exclusivity(unchecked) var lastActionType: (type: ObjectIdentifier, ignorable: Bool)?
+    /// The attached action log's recorder, if any; only touched in the
+    /// store's order. With none attached, a dispatch pays one load.
+    @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<any Action, State>?
 
     /// The state after every action reduced so far, including ignorable ones.
     ///
@@ -153,10 +156,20 @@ open class Store<State: StateType>: StoreType {
     @inlinable
     public final func dispatch(_ action: Action) {
         source.inOrder {
-            pass(action, from: 0)
+            start(action)
         } orLater: {
-            { self.pass(action, from: 0) }
+            { self.start(action) }
         }
+    }
+
+    /// Starts `action` down the pipeline, unless an attached log is
+    /// travelling.
+    ///
+    /// Runs in the store's order.
+    @inlinable
+    final func start(_ action: Action) {
+        if let recorder, !recorder.admits(action) { return }
+        pass(action, from: 0)
     }
 
     /// Hands `action` to the middleware at `index`, or to the reducer after
@@ -187,7 +200,14 @@ open class Store<State: StateType>: StoreType {
     /// Runs in the store's order.
     @inlinable
     final func reduceAndPublish(_ action: Action) {
-        working = reduce(working, action)
+        if let recorder {
+            // A middleware may pass an action on after a travel began.
+            guard recorder.admits(action) else { return }
+            working = reduce(working, action)
+            recorder.record(action, working)
+        } else {
+            working = reduce(working, action)
+        }
         source.publish(working, notifying: !isIgnorable(action))
     }
 
@@ -216,6 +236,65 @@ open class Store<State: StateType>: StoreType {
 extension Store: @unchecked Sendable where State: Sendable {}
 
 extension Store {
+    /// Attaches `log`: from now on every action the store reduces is
+    /// recorded, in the order reduced, with the state after it (ignorable
+    /// actions too); and the log can move the store through those states.
+    ///
+    /// ```swift
+    /// let log = ActionLog<any Action, AppState>(capacity: 500)
+    /// let inspection = store.attach(log)
+    /// store.dispatch(IncreaseAction())
+    /// try log.travel(to: 0)        // observers hear the state before it
+    /// log.returnToPresent()        // and the present again
+    /// inspection.dispose()
+    /// ```
+    ///
+    /// A store has one log at a time: attaching another detaches the
+    /// first. While the log travels, dispatched actions are rejected with a
+    /// `Diagnostic` before reaching the middlewares (and an action a
+    /// middleware passes on then is rejected before the reducer). Attached
+    /// from inside the store's work, the log records from the next action.
+    ///
+    /// - Parameter log: The log to record into; not attached to another
+    ///   store.
+    /// - Returns: A disposable that detaches the log (the entries stay).
+    @discardableResult
+    public final func attach(_ log: ActionLog<any Action, State>) -> Disposable {
+        source.attach(
+            log,
+            LogAttachment(
+                flavour: "DucksStyle",
+                owner: self,
+                snapshot: { $0 },
+                exchange: { [weak self] recorder in
+                    guard let self else { return nil }
+                    defer { self.recorder = recorder }
+                    return (self.recorder, self.working)
+                },
+                moveTo: { [weak self] state in
+                    guard let self else { return state }
+                    defer {
+                        working = state
+                        source.publish(state)
+                    }
+                    return working
+                }
+            )
+        )
+    }
+
+    /// Replays `recording` into this store (fresh, without middlewares that
+    /// dispatch: the recording holds what they dispatched) and checks every
+    /// state against it.
+    ///
+    /// - Parameter recording: A session read from an exported log.
+    /// - Throws: ``ReplayMismatch`` at the first state that differs from the
+    ///   recording, with what differs.
+    public final func replay(_ recording: ActionRecording<any Action, State>) throws(ReplayMismatch)
+    where State: Equatable {
+        try recording.replay(from: currentState, attach: { attach($0) }, apply: { dispatch($0) })
+    }
+
     /// Returns the part of the state chosen by `selector`: its value when you
     /// subscribe, then each change.
     ///

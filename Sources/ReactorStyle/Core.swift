@@ -69,6 +69,9 @@ public final class Core<StateType: State> {
     package var notificationQueue: DispatchQueue { ownQueue.queue }
     /// The threads running a queue subscriber's `update` now.
     @usableFromInline let updatingThreads = LockedValue<[UInt]>([])
+    /// The attached action log's recorder, if any; only touched in the
+    /// core's order. With none attached, an event pays one load.
+    @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<any Event, StateType>?
 
     /// The current state: the result of every event applied so far.
     ///
@@ -257,13 +260,76 @@ public final class Core<StateType: State> {
     /// Applies one event; runs in the core's order.
     @inlinable
     func apply(_ event: Event) {
+        if let recorder, !recorder.admits(event) { return }
         working.react(to: event)
         let state = working
+        recorder?.record(event, state)
         source.publish(state, notifying: false)
         for middleware in middlewares {
             middleware._process(event: event, state: state)
         }
         source.deliver(state)
+    }
+}
+
+extension Core {
+    /// Attaches `log`: from now on every event the core applies is
+    /// recorded, in the order applied, with the state after it; and the log
+    /// can move the core through those states.
+    ///
+    /// ```swift
+    /// let log = ActionLog<any Event, RPGState>(capacity: 500)
+    /// let inspection = core.attach(log)
+    /// core.fire(event: LevelUp())
+    /// try log.travel(to: 0)        // subscribers are sent the state before it
+    /// log.returnToPresent()        // and the present again
+    /// inspection.dispose()
+    /// ```
+    ///
+    /// A core has one log at a time: attaching another detaches the first.
+    /// A travel sends the state it moves to to every subscriber (the
+    /// middlewares see events only, so they are not called). While the log
+    /// travels, fired events are rejected with a `Diagnostic`; commands
+    /// still run, and the events they fire are rejected. Attached from
+    /// inside the core's work, the log records from the next event.
+    ///
+    /// - Parameter log: The log to record into; not attached to another
+    ///   store.
+    /// - Returns: A disposable that detaches the log (the entries stay).
+    @discardableResult
+    public func attach(_ log: ActionLog<any Event, StateType>) -> Disposable {
+        source.attach(
+            log,
+            LogAttachment(
+                flavour: "ReactorStyle",
+                owner: self,
+                snapshot: { $0 },
+                exchange: { [weak self] recorder in
+                    guard let self else { return nil }
+                    defer { self.recorder = recorder }
+                    return (self.recorder, self.working)
+                },
+                moveTo: { [weak self] state in
+                    guard let self else { return state }
+                    defer {
+                        working = state
+                        source.publish(state)
+                    }
+                    return working
+                }
+            )
+        )
+    }
+
+    /// Replays `recording` into this core (fresh: the recording holds the
+    /// events its commands fired) and checks every state against it.
+    ///
+    /// - Parameter recording: A session read from an exported log.
+    /// - Throws: ``ReplayMismatch`` at the first state that differs from the
+    ///   recording, with what differs.
+    public func replay(_ recording: ActionRecording<any Event, StateType>) throws(ReplayMismatch)
+    where StateType: Equatable {
+        try recording.replay(from: state, attach: { attach($0) }, apply: { fire(event: $0) })
     }
 }
 

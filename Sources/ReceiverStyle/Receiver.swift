@@ -55,6 +55,9 @@ public final class Receiver<Wave> {
     /// The listeners, and the waves kept for replay (none for a hot
     /// receiver).
     @usableFromInline let source: StateSource<RecentValues<Wave>>
+    /// The attached action log's recorder, if any; only touched in the
+    /// receiver's order. With none attached, a wave pays one load.
+    @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<Wave, Wave>?
 
     @usableFromInline
     init(strategy: Strategy) {
@@ -112,11 +115,75 @@ public final class Receiver<Wave> {
 
     @inlinable
     func broadcast(_ wave: Wave) {
-        source.send(wave)
+        source.registry.inOrder {
+            broadcastInOrder(wave)
+        } orLater: {
+            { self.broadcastInOrder(wave) }
+        }
+    }
+
+    /// Records (when a log is attached) and delivers `wave`; runs in the
+    /// receiver's order.
+    @inlinable
+    func broadcastInOrder(_ wave: Wave) {
+        recorder?.record(wave, wave)
+        source.publish(wave)
     }
 }
 
-extension Receiver: Sendable where Wave: Sendable {}
+// Safe to share when the waves are: the state source is thread-safe, and
+// `recorder` is only touched in its delivery order.
+extension Receiver: @unchecked Sendable where Wave: Sendable {}
+
+extension Receiver {
+    /// Attaches `log`: from now on every wave this receiver delivers is
+    /// recorded, in delivery order, as both the input and the state after
+    /// it (a receiver has no state beyond its waves, so the log only
+    /// records: ``ActionLog/travel(to:)`` throws `notSupported`).
+    ///
+    /// ```swift
+    /// let log = ActionLog<Int, Int>(capacity: 100)
+    /// let inspection = receiver.attach(log)
+    /// transmitter.broadcast(1)
+    /// log.entries.map(\.input)      // [1]
+    /// ```
+    ///
+    /// A receiver has one log at a time: attaching another detaches the
+    /// first. Attached from inside a delivery, the log records from the
+    /// next wave. An operator's receiver records the waves it delivers.
+    ///
+    /// - Parameter log: The log to record into; not attached elsewhere.
+    /// - Returns: A disposable that detaches the log (the entries stay).
+    @discardableResult
+    public func attach(_ log: ActionLog<Wave, Wave>) -> Disposable {
+        source.attach(
+            log,
+            LogAttachment(
+                flavour: "ReceiverStyle",
+                owner: self,
+                snapshot: { $0 },
+                exchange: { [weak self] recorder in
+                    guard let self else { return nil }
+                    defer { self.recorder = recorder }
+                    return (self.recorder, nil)
+                },
+                moveTo: nil
+            )
+        )
+    }
+}
+
+extension Receiver.Transmitter {
+    /// Broadcasts every wave of `recording` and checks that the receiver
+    /// delivered each one as recorded.
+    ///
+    /// - Parameter recording: A session read from an exported log.
+    /// - Throws: ``ReplayMismatch`` at the first wave that differs from the
+    ///   recording.
+    public func replay(_ recording: ActionRecording<Wave, Wave>) throws(ReplayMismatch) where Wave: Equatable {
+        try recording.replay(from: nil, attach: { receiver.attach($0) }, apply: { broadcast($0) })
+    }
+}
 
 extension Receiver {
     /// What a new listener hears of the waves broadcast before it listened.

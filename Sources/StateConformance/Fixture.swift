@@ -121,7 +121,7 @@ public struct FixtureRun<Snapshot: Equatable & Sendable>: Sendable {
     /// What an observer that joined before the first step heard.
     public let trace: [Snapshot]
     /// The first step whose state differs from the fixture's, as a sentence
-    /// followed by a ``StateDiff`` of what differs, or nil if every state
+    /// followed by a `StateDiff` of what differs, or nil if every state
     /// matched.
     public let divergence: String?
 }

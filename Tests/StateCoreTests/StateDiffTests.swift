@@ -1,4 +1,4 @@
-import StateConformance
+import StateCore
 import Testing
 
 private struct Profile: Equatable {

@@ -1,0 +1,307 @@
+import Foundation
+
+/// How a log writes and reads its inputs as JSON: the input types it may
+/// meet, each `Codable`.
+///
+/// An input is written as `{"type": name, "value": …}`, its type's name
+/// and its own encoding; reading finds the type by name, decodes it and
+/// casts it to `Input`. So one coding serves a single enum of inputs and a
+/// protocol with many input types alike:
+///
+/// ```swift
+/// let coding = InputCoding<any Action>(IncreaseAction.self, LogIn.self, LoggedIn.self)
+/// let coding = InputCoding<AppEvent>(AppEvent.self)
+/// ```
+public struct InputCoding<Input>: Sendable {
+    let types: InputTypes
+
+    /// Creates a coding for inputs of `types`.
+    ///
+    /// - Parameter types: Every type an input may have. Two types may not
+    ///   share a name.
+    public init(_ types: any Codable.Type...) {
+        self.init(types)
+    }
+
+    /// Creates a coding for inputs of `types`.
+    ///
+    /// - Parameter types: Every type an input may have. Two types may not
+    ///   share a name.
+    public init(_ types: [any Codable.Type]) {
+        var table: [String: any Codable.Type] = [:]
+        for type in types {
+            let name = Self.name(of: type)
+            precondition(table[name] == nil, "InputCoding: two input types are named \(name)")
+            table[name] = type
+        }
+        self.types = InputTypes(table: table)
+    }
+
+    static func name(of type: Any.Type) -> String {
+        String(describing: type)
+    }
+}
+
+/// An input or state that could not be written or read.
+public struct ActionLogCodingError: Error, CustomStringConvertible {
+    /// What went wrong, with the line number when reading.
+    public let description: String
+}
+
+extension ActionLog where State: Encodable {
+    /// The log as JSON Lines: first the state before the oldest entry kept,
+    /// then one line per entry (sequence, time, thread, input, state).
+    ///
+    /// ```swift
+    /// try log.exportJSONLines(inputs: InputCoding(IncreaseAction.self))
+    ///     .write(to: url, atomically: true, encoding: .utf8)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - inputs: The input types the log may hold.
+    ///   - name: A name written on every line, so several logs can share a
+    ///     file (read back with the same name).
+    /// - Returns: The lines, each ending with a newline.
+    /// - Throws: ``ActionLogCodingError`` when an input's type is not in
+    ///   `inputs`, or a value cannot be encoded.
+    public func exportJSONLines(inputs: InputCoding<Input>, name: String? = nil) throws -> String {
+        let entries = entries
+        guard let first = entries.first else {
+            throw ActionLogCodingError(description: "the log has no entries to export")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var lines: [String] = []
+        let start = RecordedLine(
+            log: name, sequence: first.sequence - 1, time: nil, thread: nil, input: nil, state: first.previousState)
+        lines.append(try line(start, encoder))
+        for entry in entries {
+            let type = InputCoding<Input>.name(of: Swift.type(of: entry.input as Any))
+            guard inputs.types.table[type] != nil, let value = entry.input as? any Encodable else {
+                throw ActionLogCodingError(
+                    description: "entry \(entry.sequence): the input type \(type) is not in the InputCoding")
+            }
+            let recorded = RecordedLine(
+                log: name,
+                sequence: entry.sequence,
+                time: entry.time.timeIntervalSince1970,
+                thread: entry.thread,
+                input: TypedInput(type: type, value: value),
+                state: entry.state
+            )
+            lines.append(try line(recorded, encoder))
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
+
+    private func line(_ value: some Encodable, _ encoder: JSONEncoder) throws -> String {
+        do {
+            return String(decoding: try encoder.encode(value), as: UTF8.self)
+        } catch {
+            throw ActionLogCodingError(description: "could not encode: \(error)")
+        }
+    }
+}
+
+/// A session read back from an ``ActionLog``'s JSON Lines: the state it
+/// started from and each input with the state after it, to replay into a
+/// fresh store.
+///
+/// ```swift
+/// let recording = try ActionRecording<any Action, AppState>(jsonLines: text, inputs: coding)
+/// try store.replay(recording)     // throws ReplayMismatch at the first state that differs
+/// ```
+public struct ActionRecording<Input, State> {
+    /// One recorded input and the state after it.
+    public struct Step {
+        /// The input's sequence number in the recorded log.
+        public let sequence: Int
+        /// The input.
+        public let input: Input
+        /// The state recorded after it.
+        public let state: State
+    }
+
+    /// The name the log was exported with, if any.
+    public let name: String?
+    /// The state before the first step.
+    public let initialState: State
+    /// The inputs and states, in the order applied.
+    public let steps: [Step]
+
+    /// Reads the lines a log exported (those with `name`, when several logs
+    /// share the text).
+    ///
+    /// - Parameters:
+    ///   - jsonLines: The text ``ActionLog/exportJSONLines(inputs:name:)``
+    ///     wrote.
+    ///   - inputs: The input types the log may hold.
+    ///   - name: The name the log was exported with.
+    /// - Throws: ``ActionLogCodingError`` naming the line that could not be
+    ///   read.
+    public init(jsonLines: String, inputs: InputCoding<Input>, name: String? = nil) throws where State: Decodable {
+        let decoder = JSONDecoder()
+        decoder.userInfo[TypedInput.typesKey] = inputs.types
+        var initial: State?
+        var steps: [Step] = []
+        for (index, text) in jsonLines.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+            let line: RecordedLine<State>
+            do {
+                line = try decoder.decode(RecordedLine<State>.self, from: Data(text.utf8))
+            } catch {
+                throw ActionLogCodingError(description: "line \(index + 1): \(error)")
+            }
+            guard line.log == name else { continue }
+            guard let typed = line.input else {
+                initial = line.state
+                continue
+            }
+            guard initial != nil else {
+                throw ActionLogCodingError(description: "line \(index + 1): an input before the initial state")
+            }
+            guard let input = typed.value as? Input else {
+                throw ActionLogCodingError(description: "line \(index + 1): a \(typed.type) is not an input here")
+            }
+            steps.append(Step(sequence: line.sequence, input: input, state: line.state))
+        }
+        guard let initial else {
+            throw ActionLogCodingError(description: "no recording\(name.map { " named \"\($0)\"" } ?? "") found")
+        }
+        self.name = name
+        self.initialState = initial
+        self.steps = steps
+    }
+
+    /// Replays the recording into a store and checks each state; the
+    /// flavours' `replay(_:)` call this with their store.
+    ///
+    /// - Parameters:
+    ///   - state: The store's state now, checked against the recording's
+    ///     initial state; nil for a source with no state of its own (a
+    ///     receiver).
+    ///   - attach: Attaches a log to the store.
+    ///   - apply: Applies one input to the store.
+    /// - Throws: ``ReplayMismatch`` at the first state that differs, or when
+    ///   the store applied fewer inputs than recorded.
+    public func replay(
+        from state: State?,
+        attach: (ActionLog<Input, State>) -> Disposable,
+        apply: (Input) -> Void
+    ) throws(ReplayMismatch) where State: Equatable {
+        if let state, state != initialState {
+            throw ReplayMismatch(
+                sequence: (steps.first?.sequence ?? 1) - 1,
+                input: nil,
+                differences: StateDiff.lines(expected: initialState, actual: state)
+            )
+        }
+        let log = ActionLog<Input, State>(capacity: max(steps.count, 1))
+        let attachment = attach(log)
+        for step in steps {
+            apply(step.input)
+        }
+        attachment.dispose()
+        let replayed = log.entries
+        for (index, step) in steps.enumerated() {
+            guard index < replayed.count else {
+                throw ReplayMismatch(
+                    sequence: step.sequence,
+                    input: "\(step.input)",
+                    differences: ["the store applied \(replayed.count) of \(steps.count) inputs"]
+                )
+            }
+            if replayed[index].state != step.state {
+                throw ReplayMismatch(
+                    sequence: step.sequence,
+                    input: "\(step.input)",
+                    differences: StateDiff.lines(expected: step.state, actual: replayed[index].state)
+                )
+            }
+        }
+    }
+}
+
+/// The first place a replay left the recording: the step, its input, and
+/// what differs between the recorded state and the replayed one.
+public struct ReplayMismatch: Error, Equatable, CustomStringConvertible {
+    /// The sequence number of the step whose state differs (the one before
+    /// the first step when the starting states differ).
+    public let sequence: Int
+    /// The step's input, described; nil when the starting states differ.
+    public let input: String?
+    /// What differs, by path (expected: recorded; actual: replayed).
+    public let differences: [String]
+
+    /// Creates a report (for comparing with the one a replay throws).
+    ///
+    /// - Parameters:
+    ///   - sequence: The step whose state differs.
+    ///   - input: The step's input, described.
+    ///   - differences: What differs, by path.
+    public init(sequence: Int, input: String?, differences: [String]) {
+        self.sequence = sequence
+        self.input = input
+        self.differences = differences
+    }
+
+    public var description: String {
+        let place = input.map { "after entry \(sequence) (\($0))" } ?? "before the first input"
+        return "the replay differs from the recording \(place):\n"
+            + differences.map { "  " + $0 }.joined(separator: "\n")
+    }
+}
+
+/// One line of an exported log.
+private struct RecordedLine<State> {
+    var log: String?
+    var sequence: Int
+    var time: Double?
+    var thread: String?
+    var input: TypedInput?
+    var state: State
+}
+
+extension RecordedLine: Encodable where State: Encodable {}
+
+extension RecordedLine: Decodable where State: Decodable {}
+
+/// The input types a coding knows, by name.
+struct InputTypes: @unchecked Sendable {
+    // Safe to share: immutable, and metatypes are never mutated.
+    let table: [String: any Codable.Type]
+}
+
+/// An input with its type's name.
+private struct TypedInput: Codable {
+    static let typesKey = CodingUserInfoKey(rawValue: "StateCore.InputCoding.types")!
+
+    let type: String
+    let value: any Encodable
+
+    init(type: String, value: any Encodable) {
+        self.type = type
+        self.value = value
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case type, value
+    }
+
+    func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(type, forKey: .type)
+        try value.encode(to: container.superEncoder(forKey: .value))
+    }
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decode(String.self, forKey: .type)
+        guard let types = decoder.userInfo[Self.typesKey] as? InputTypes,
+            let known = types.table[type]
+        else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container, debugDescription: "the input type \(type) is not in the InputCoding")
+        }
+        value = try container.decode(known, forKey: .value)
+    }
+}

@@ -1,0 +1,396 @@
+import Foundation
+
+/// A bounded record of the inputs a store applied, each with the state
+/// after it; and, for the store flavours, time travel through them.
+///
+/// Attach one to a Ducks `Store`, a Reactor `Core`, a Delta store or a
+/// Receiver, and every input it applies from then on (an action, an event,
+/// a wave) is recorded in the order applied, with a sequence number, the
+/// state after it, the time and the thread:
+///
+/// ```swift
+/// let log = ActionLog<any Action, AppState>(capacity: 500)
+/// let inspection = store.attach(log)
+/// store.dispatch(IncreaseAction())
+/// log.entries.last?.changes        // ["counter: 0 → 1"]
+/// inspection.dispose()             // detaches: nothing more is recorded
+/// ```
+///
+/// ## Recording
+///
+/// - Entries are recorded in the store's delivery order, just before the
+///   observers hear the state, so the log's order is the order applied,
+///   whichever threads dispatched. Inside an observer, the entry for the
+///   state being delivered is already in the log.
+/// - The log keeps the last ``capacity`` entries; the oldest is dropped
+///   first (``droppedCount`` counts them). Sequence numbers keep counting,
+///   so a gap at the start says entries were dropped.
+/// - An entry knows the state before it too, so ``Entry/changes`` says what
+///   its input changed, field by field (a ``StateDiff``).
+/// - A store has at most one log: attaching another detaches the first. A
+///   log records one store at a time.
+/// - Nothing is recorded, and nothing costs, when no log is attached: the
+///   store's hot path reads one field.
+///
+/// ## Time travel
+///
+/// For the Ducks store, the Reactor core and the Delta store,
+/// ``travel(to:)`` moves the store to the state after an entry: observers
+/// are told, as for any new state. While travelling, inputs are rejected
+/// with a ``Diagnostic`` (and counted in ``rejectedCount``), never applied
+/// behind your back. ``returnToPresent()`` moves the store back to the state
+/// it had before travelling; ``resume()`` continues from the state travelled
+/// to, dropping the entries after it.
+///
+/// All members are safe to call from any thread. Travel runs in the store's
+/// delivery order: called from a plain thread it has taken effect when it
+/// returns; called from inside the store's work (an observer, a
+/// middleware), it takes effect after the current work.
+public final class ActionLog<Input, State>: @unchecked Sendable {
+    // Safe to share: all mutable state is in `memory`, behind its lock;
+    // stores record into it in their delivery order.
+
+    /// One input the store applied, and the state after it.
+    public struct Entry {
+        /// The entry's place in the log: 1 for the first input recorded,
+        /// counting up.
+        public let sequence: Int
+        /// The input (action, event or wave).
+        public let input: Input
+        /// The state after the input was applied.
+        public let state: State
+        /// The state before the input was applied.
+        public let previousState: State
+        /// When the input was applied.
+        public let time: Date
+        /// The thread that applied it: `"main"`, the thread's name, or
+        /// the thread's number.
+        public let thread: String
+
+        /// What the input changed, one line per changed part, each with its
+        /// path (`"user.name: \"Ann\" → \"Bob\""`); empty if nothing
+        /// changed.
+        ///
+        /// - Complexity: Proportional to the size of the states.
+        public var changes: [String] { StateDiff.changes(from: previousState, to: state) }
+    }
+
+    /// Why a travel could not be made.
+    public enum TravelError: Error, Equatable, CustomStringConvertible {
+        /// The log is not attached to any store.
+        case notAttached
+        /// The flavour the log is attached to has no time travel (a
+        /// Receiver has no state to move).
+        case notSupported(flavour: String)
+        /// No state with that sequence number is kept.
+        case noSuchEntry(sequence: Int, kept: ClosedRange<Int>?)
+
+        public var description: String {
+            switch self {
+            case .notAttached:
+                "the action log is not attached to a store"
+            case .notSupported(let flavour):
+                "\(flavour) has no time travel: the log only records"
+            case .noSuchEntry(let sequence, let kept?):
+                "no state after entry \(sequence) is kept; travel to one of \(kept.lowerBound)...\(kept.upperBound)"
+            case .noSuchEntry(let sequence, nil):
+                "no state after entry \(sequence) is kept: the log is empty"
+            }
+        }
+    }
+
+    /// The most entries the log keeps.
+    public let capacity: Int
+
+    private let memory: LockedValue<Memory>
+
+    /// Creates an empty log, not attached to anything.
+    ///
+    /// - Parameter capacity: The most entries to keep; the oldest is dropped
+    ///   first. Must be at least 1.
+    public init(capacity: Int = 1_000) {
+        precondition(capacity > 0, "An ActionLog keeps at least one entry; the capacity given was \(capacity).")
+        self.capacity = capacity
+        memory = LockedValue(Memory(capacity: capacity))
+    }
+
+    /// The entries kept, oldest first.
+    ///
+    /// - Complexity: O(*n*) in the entries kept.
+    public var entries: [Entry] { memory.value.entries }
+
+    /// The entry with sequence number `sequence`, if it is kept.
+    public func entry(_ sequence: Int) -> Entry? {
+        memory.value.entry(sequence)
+    }
+
+    /// How many entries were dropped to keep within ``capacity``.
+    public var droppedCount: Int { memory.value.droppedCount }
+
+    /// How many inputs were rejected because the store was travelling.
+    public var rejectedCount: Int { memory.value.rejectedCount }
+
+    /// Whether the log is attached to a store.
+    public var isAttached: Bool { memory.value.connection?.isAlive() ?? false }
+
+    /// The sequence number of the entry whose state the store was moved to,
+    /// or nil when the store is at the present.
+    public var travelPosition: Int? { memory.value.travel?.position }
+
+    /// Moves the store to the state after entry `sequence` and tells its
+    /// observers; from then on inputs are rejected until
+    /// ``returnToPresent()`` or ``resume()``.
+    ///
+    /// Travelling again while travelling moves to the new entry; the present
+    /// remembered is still the one before the first travel. The sequence
+    /// just before the oldest entry kept names the state before it (0 when
+    /// nothing was dropped: the state when the log was attached).
+    ///
+    /// - Parameter sequence: The entry whose state to move to.
+    /// - Throws: ``TravelError`` when the log is detached, the flavour has
+    ///   no time travel, or no state with that sequence number is kept.
+    public func travel(to sequence: Int) throws(TravelError) {
+        let (connection, target) = try memory.value.travelTarget(sequence)
+        connection.inOrder { [self] in
+            // Re-checked in order: the log may have moved on meanwhile.
+            guard memory.modify({ $0.isConnected(connection) }) else { return }
+            let left = connection.move(target)
+            memory.modify { $0.beginTravel(at: sequence, leaving: left) }
+        }
+    }
+
+    /// Moves the store back to the state it had before travelling and tells
+    /// its observers; inputs are accepted again. Does nothing at the present.
+    public func returnToPresent() {
+        guard let connection = memory.value.connection else {
+            memory.modify { $0.travel = nil }
+            return
+        }
+        connection.inOrder { [self] in
+            guard let present = memory.modify({ $0.endTravel() }) else { return }
+            _ = connection.move(present)
+        }
+    }
+
+    /// Continues from the state travelled to: the entries after it are
+    /// dropped, inputs are accepted again, and the next entry is numbered
+    /// after the state travelled to. Does nothing at the present.
+    public func resume() {
+        guard let connection = memory.value.connection else {
+            memory.modify { $0.travel = nil }
+            return
+        }
+        connection.inOrder { [self] in
+            memory.modify { $0.resume() }
+        }
+    }
+
+    /// Stops recording: the store forgets the log (the entries stay). The
+    /// same as disposing what `attach` returned.
+    public func detach() {
+        memory.value.connection?.detach()
+    }
+
+    // MARK: For the stores
+
+    /// Connects the log to a store; runs in the store's order.
+    ///
+    /// - Returns: Whether it connected: false, with a diagnostic, when the
+    ///   log is attached to another store.
+    package func connect(_ connection: Connection, state: State?) -> Bool {
+        let connected = memory.modify { memory -> Bool in
+            if let current = memory.connection, current.owner != connection.owner, current.isAlive() { return false }
+            memory.connection = connection
+            memory.travel = nil
+            memory.lastState = state
+            return true
+        }
+        if !connected {
+            Diagnostics.report(
+                Diagnostic(
+                    module: connection.flavour,
+                    message: "an ActionLog already attached to another store was not attached to this one"
+                )
+            )
+        }
+        return connected
+    }
+
+    /// Disconnects the log from `owner`; runs in the store's order.
+    package func disconnect(from owner: ObjectIdentifier) {
+        memory.modify { memory in
+            guard memory.connection?.owner == owner else { return }
+            memory.connection = nil
+            memory.travel = nil
+        }
+    }
+
+    /// Whether the store may apply `input` now: false, with a diagnostic,
+    /// while travelling. Runs in the store's order.
+    package func admits(_ input: Input) -> Bool {
+        let travel = memory.modify { memory -> (position: Int, flavour: String)? in
+            guard let travel = memory.travel else { return nil }
+            memory.rejectedCount += 1
+            return (travel.position, memory.connection?.flavour ?? "StateCore")
+        }
+        guard let travel else { return true }
+        Diagnostics.report(
+            Diagnostic(
+                module: travel.flavour,
+                message: "\(input) was rejected: the store is travelling (at entry \(travel.position) of its "
+                    + "action log); call returnToPresent() or resume() on the log first"
+            )
+        )
+        return false
+    }
+
+    /// Records `input` and the state after it; runs in the store's order.
+    package func record(_ input: Input, _ state: State) {
+        let time = Date()
+        let thread = currentThreadName()
+        memory.modify { $0.append(input, state, time: time, thread: thread) }
+    }
+}
+
+extension ActionLog {
+    /// What a store gives the log it is attached to.
+    package struct Connection {
+        /// The store, for telling connections apart.
+        package let owner: ObjectIdentifier
+        /// Whether the store still exists.
+        package let isAlive: () -> Bool
+        /// The store's module, for diagnostics.
+        package let flavour: String
+        /// Runs work in the store's delivery order.
+        package let inOrder: (@escaping () -> Void) -> Void
+        /// Moves the store to a state and tells its observers, returning
+        /// the state it left (in order); nil when the flavour has no time
+        /// travel.
+        package let moveTo: ((State) -> State)?
+        /// Detaches the log from the store.
+        package let detach: () -> Void
+
+        package init(
+            owner: ObjectIdentifier,
+            isAlive: @escaping () -> Bool,
+            flavour: String,
+            inOrder: @escaping (@escaping () -> Void) -> Void,
+            moveTo: ((State) -> State)?,
+            detach: @escaping () -> Void
+        ) {
+            self.owner = owner
+            self.isAlive = isAlive
+            self.flavour = flavour
+            self.inOrder = inOrder
+            self.moveTo = moveTo
+            self.detach = detach
+        }
+
+        func move(_ state: State) -> State {
+            moveTo?(state) ?? state
+        }
+    }
+
+    /// What the log holds, behind its lock.
+    struct Memory {
+        let capacity: Int
+        /// The entries kept: a ring whose oldest is at `oldest`.
+        var ring: [Entry] = []
+        var oldest = 0
+        var nextSequence = 1
+        var droppedCount = 0
+        var rejectedCount = 0
+        /// The store's state after the last entry (or when attached).
+        var lastState: State?
+        var connection: Connection?
+        var travel: (position: Int, present: State)?
+
+        init(capacity: Int) {
+            self.capacity = capacity
+        }
+
+        var entries: [Entry] {
+            Array(ring[oldest...] + ring[..<oldest])
+        }
+
+        func entry(_ sequence: Int) -> Entry? {
+            guard let first = ring.isEmpty ? nil : ring[oldest], sequence >= first.sequence else { return nil }
+            let offset = sequence - first.sequence
+            guard offset < ring.count else { return nil }
+            return ring[(oldest + offset) % ring.count]
+        }
+
+        mutating func append(_ input: Input, _ state: State, time: Date, thread: String) {
+            let previous = lastState ?? state
+            let entry = Entry(
+                sequence: nextSequence, input: input, state: state, previousState: previous, time: time, thread: thread)
+            nextSequence += 1
+            lastState = state
+            if ring.count < capacity {
+                ring.append(entry)
+            } else {
+                ring[oldest] = entry
+                oldest = (oldest + 1) % capacity
+                droppedCount += 1
+            }
+        }
+
+        func isConnected(_ candidate: Connection) -> Bool {
+            connection?.owner == candidate.owner
+        }
+
+        /// The connection and the state to move to for a travel to
+        /// `sequence`.
+        func travelTarget(_ sequence: Int) throws(TravelError) -> (Connection, State) {
+            guard let connection, connection.isAlive() else { throw .notAttached }
+            guard connection.moveTo != nil else { throw .notSupported(flavour: connection.flavour) }
+            let kept = ring.isEmpty ? nil : (ring[oldest].sequence - 1)...(nextSequence - 1)
+            if let entry = entry(sequence) { return (connection, entry.state) }
+            if let first = ring.isEmpty ? nil : ring[oldest], sequence == first.sequence - 1 {
+                return (connection, first.previousState)
+            }
+            throw .noSuchEntry(sequence: sequence, kept: kept)
+        }
+
+        mutating func beginTravel(at position: Int, leaving state: State) {
+            travel = (position, travel?.present ?? state)
+        }
+
+        /// Ends a travel, returning the present to move back to.
+        mutating func endTravel() -> State? {
+            defer { travel = nil }
+            return travel?.present
+        }
+
+        /// Continues from the state travelled to.
+        mutating func resume() {
+            guard let position = travel?.position else { return }
+            let kept = entries.filter { $0.sequence <= position }
+            lastState = entry(position)?.state ?? entries.first?.previousState ?? lastState
+            ring = kept
+            oldest = 0
+            nextSequence = position + 1
+            travel = nil
+        }
+    }
+}
+
+extension ActionLog: CustomStringConvertible {
+    /// The log as text: one line per entry, with what it changed.
+    public var description: String {
+        var lines = ["ActionLog (\(entries.count) of at most \(capacity) entries, \(droppedCount) dropped)"]
+        for entry in entries {
+            let changes = entry.changes
+            lines.append("#\(entry.sequence) \(entry.input) [\(entry.thread)]")
+            lines += changes.isEmpty ? ["    (no change)"] : changes.map { "    " + $0 }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A readable name for the calling thread.
+func currentThreadName() -> String {
+    if Thread.isMainThread { return "main" }
+    if let name = Thread.current.name, !name.isEmpty { return name }
+    return "thread \(currentThreadIdentity())"
+}

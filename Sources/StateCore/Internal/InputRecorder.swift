@@ -1,0 +1,119 @@
+/// What a store holds while an ``ActionLog`` is attached: the log's
+/// admission check and recording, for the store's own state type.
+///
+/// The store keeps it in a field read only in its delivery order; with no
+/// log attached that field is nil, and a store's hot path pays one load.
+@usableFromInline
+package final class InputRecorder<Input, Value> {
+    /// The log, for telling recorders apart.
+    let log: AnyObject
+    /// Whether the store may apply an input now.
+    @usableFromInline package let admits: (Input) -> Bool
+    /// Records an input and the store's state after it.
+    @usableFromInline package let record: (Input, Value) -> Void
+    /// Tells the log it is no longer attached.
+    let disconnect: () -> Void
+
+    init(
+        log: AnyObject,
+        admits: @escaping (Input) -> Bool,
+        record: @escaping (Input, Value) -> Void,
+        disconnect: @escaping () -> Void
+    ) {
+        self.log = log
+        self.admits = admits
+        self.record = record
+        self.disconnect = disconnect
+    }
+}
+
+/// How a store attaches a log: the parts only the store knows.
+package struct LogAttachment<Input, Value, Snapshot> {
+    /// The store's module, for diagnostics.
+    let flavour: String
+    /// The store, held weakly: a log does not keep its store alive.
+    weak var owner: AnyObject?
+    /// The store's identity.
+    let ownerIdentity: ObjectIdentifier
+    /// What the log records of the store's state.
+    let snapshot: (Value) -> Snapshot
+    /// Puts a recorder in the store and returns the one it replaces, with
+    /// the store's state now (nil for a receiver that has sent nothing);
+    /// nil when the store is gone. Runs in the store's order.
+    let exchange: (InputRecorder<Input, Value>?) -> (replaced: InputRecorder<Input, Value>?, state: Value?)?
+    /// Moves the store to a recorded state, tells its observers and returns
+    /// the state it left (in order); nil when the flavour has no time
+    /// travel.
+    let moveTo: ((Snapshot) -> Snapshot)?
+
+    package init(
+        flavour: String,
+        owner: AnyObject,
+        snapshot: @escaping (Value) -> Snapshot,
+        exchange: @escaping (InputRecorder<Input, Value>?) -> (replaced: InputRecorder<Input, Value>?, state: Value?)?,
+        moveTo: ((Snapshot) -> Snapshot)?
+    ) {
+        self.flavour = flavour
+        self.owner = owner
+        ownerIdentity = ObjectIdentifier(owner)
+        self.snapshot = snapshot
+        self.exchange = exchange
+        self.moveTo = moveTo
+    }
+}
+
+extension StateSource {
+    /// Attaches `log` to the store that owns this source, in the source's
+    /// delivery order (after the current work, from inside it).
+    ///
+    /// - Returns: A disposable that detaches the log.
+    package func attach<Input, Snapshot>(
+        _ log: ActionLog<Input, Snapshot>,
+        _ attachment: LogAttachment<Input, Value, Snapshot>
+    ) -> Disposable {
+        let owner = attachment.ownerIdentity
+        let detach = SingleAssignmentDisposable()
+        let connection = ActionLog<Input, Snapshot>.Connection(
+            owner: owner,
+            isAlive: { [weak store = attachment.owner] in store != nil },
+            flavour: attachment.flavour,
+            inOrder: { work in inOrder(work) { work } },
+            moveTo: attachment.moveTo,
+            detach: { detach.dispose() }
+        )
+        let snapshot = attachment.snapshot
+        let recorder = InputRecorder<Input, Value>(
+            log: log,
+            admits: { [unowned log] input in log.admits(input) },
+            record: { [unowned log] input, value in log.record(input, snapshot(value)) },
+            disconnect: { [unowned log] in log.disconnect(from: owner) }
+        )
+        let install = {
+            guard let (replaced, state) = attachment.exchange(recorder) else { return }
+            guard log.connect(connection, state: state.map(snapshot)) else {
+                _ = attachment.exchange(replaced)
+                return
+            }
+            if let replaced, replaced !== recorder, replaced.log !== log {
+                replaced.disconnect()
+            }
+        }
+        inOrder(install) { install }
+        detach.setDisposable(
+            Disposables.create { [weak log] in
+                let remove = {
+                    // Only this log's recorder: another log may have
+                    // replaced it meanwhile.
+                    guard let (current, _) = attachment.exchange(nil) else { return }
+                    if let current, current.log !== log {
+                        _ = attachment.exchange(current)
+                    } else {
+                        current?.disconnect()
+                    }
+                }
+                inOrder(remove) { remove }
+            }
+        )
+        return detach
+    }
+}
