@@ -36,8 +36,8 @@ public protocol MiddlewareType {
 ///
 /// Middlewares run in the order the store was given them. Each calls `next`
 /// at most once per action: a second call is ignored and reported through
-/// StateCore's `Diagnostics`. To call `next` later from another thread,
-/// carry it in an `UncheckedSendable`. Given a store of another state
+/// StateCore's ``/StateCore/Diagnostics``. To call `next` later from another thread,
+/// carry it in an ``/StateCore/UncheckedSendable``. Given a store of another state
 /// type, a middleware passes the action on unchanged.
 public protocol Middleware: MiddlewareType {
     /// The state type of the stores this middleware handles.

@@ -25,7 +25,7 @@ public protocol AnySubscriber: AnyObject {
 /// The core calls ``update(with:)`` with the state, or with what the
 /// subscription's selector returns. If that is not a `StateType`, the
 /// subscriber is not updated and the mismatch is reported once per
-/// subscription through StateCore's `Diagnostics`.
+/// subscription through StateCore's ``/StateCore/Diagnostics``.
 ///
 /// For a UI subscriber, add it with the main queue (the default) and mark
 /// the conformance `@MainActor`:

@@ -22,7 +22,7 @@
 ///
 /// ## Delivery and threads
 ///
-/// A receiver delivers through StateCore's `ObserverRegistry`, and keeps
+/// A receiver delivers through StateCore's ``/StateCore/ObserverRegistry``, and keeps
 /// its guarantees:
 /// - every broadcast reaches every listener exactly once, and all listeners
 ///   hear the same order; each transmitting thread's waves arrive in the

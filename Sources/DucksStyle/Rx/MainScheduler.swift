@@ -8,7 +8,7 @@
 /// store.dispatch(IncreaseAction())   // on the main thread: label.text is "1" now
 /// ```
 ///
-/// It is StateCore's `MainQueueScheduler` under RxSwift's name:
+/// It is StateCore's ``/StateCore/MainQueueScheduler`` under RxSwift's name:
 ///
 /// - called on the main queue (the main thread, a block of the main queue,
 ///   a job of the main actor) while none of its work is queued or running,
