@@ -52,6 +52,7 @@ package struct TimelineEvent: Sendable, Equatable {
     /// `seq` of the scripted input it was sent while handling.
     package let cause: Int?
 
+    /// Creates a mark; see the properties for what each part means.
     package init(
         mark: TimelineMark,
         seq: Int,
