@@ -8,10 +8,14 @@ struct Options: Equatable {
     /// Whether to draw live bars; nil means "if standard output is a
     /// terminal".
     var animation: Bool?
+    /// Where to write the scenario's timeline (an SVG file) instead of
+    /// running the tour; nil to run the tour.
+    var timeline: String?
     var help = false
 
     static let usage = """
-        Usage: state-tour [--scenario NAME] [--flavour NAME]... [--json] [--no-animation] [--help]
+        Usage: state-tour [--scenario NAME] [--flavour NAME]... [--json] [--no-animation]
+                          [--timeline FILE.svg] [--help]
 
         Runs one app in the four flavours of StateFlavours side by side, checks every
         flavour against the scenario's fixture, and shows how the flavours differ.
@@ -23,6 +27,11 @@ struct Options: Equatable {
           --json            print a JSON report instead of drawing
           --no-animation    plain lines instead of live progress bars (the default
                             when standard output is not a terminal)
+          --timeline FILE   instead of the tour, run the scenario on virtual time and
+                            write its timeline to FILE as an SVG picture: a lane per
+                            flavour with every input, state, observer call and effect
+                            tick in order (counter, session or lifecycle; not with
+                            --json)
           --help            show this help
 
         Exit status: 0 if every flavour matched its fixture, 1 if one did not,
@@ -34,6 +43,8 @@ struct Options: Equatable {
         case unknownOption(String)
         case missingValue(option: String)
         case badValue(option: String, value: String, allowed: [String])
+        case cannotCombine(String, String)
+        case noTimeline(ScenarioKind)
 
         var description: String {
             switch self {
@@ -43,8 +54,20 @@ struct Options: Equatable {
                 "\(option) needs a value"
             case .badValue(let option, let value, let allowed):
                 "'\(value)' is not a valid value for \(option); use one of: \(allowed.joined(separator: ", "))"
+            case .cannotCombine(let first, let second):
+                "\(first) and \(second) cannot be combined"
+            case .noTimeline(let scenario):
+                "the \(scenario) scenario runs on real threads, so it has no timeline on virtual time; "
+                    + "use --timeline with --scenario \(Options.timelineScenarios)"
             }
         }
+    }
+
+    /// The scenarios that have a timeline, as a list in words.
+    fileprivate static var timelineScenarios: String {
+        let names = ScenarioKind.allCases.filter(\.hasTimeline).map(\.rawValue)
+        return names.count < 2
+            ? names.joined() : names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
     }
 
     /// Parses the arguments after the program name.
@@ -74,6 +97,8 @@ struct Options: Equatable {
                     throw .badValue(option: "--flavour", value: value, allowed: Flavour.allCases.map(\.rawValue))
                 }
                 if !chosenFlavours.contains(flavour) { chosenFlavours.append(flavour) }
+            case "--timeline":
+                options.timeline = try value()
             case "--json" where inlineValue == nil:
                 options.json = true
             case "--no-animation" where inlineValue == nil:
@@ -86,6 +111,10 @@ struct Options: Equatable {
         }
         if !chosenFlavours.isEmpty {
             options.flavours = chosenFlavours.sorted()
+        }
+        if options.timeline != nil {
+            if options.json { throw .cannotCombine("--timeline", "--json") }
+            if !options.scenario.hasTimeline { throw .noTimeline(options.scenario) }
         }
         return options
     }

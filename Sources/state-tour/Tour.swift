@@ -11,8 +11,10 @@ struct Tour {
     /// whole run takes about two seconds.
     static let sessionTick = Duration.milliseconds(15)
 
-    /// Runs the tour; returns whether every flavour matched its fixture.
+    /// Runs the tour, or writes the timeline if one was asked for; returns
+    /// whether every flavour matched its fixture.
     func run() throws -> Bool {
+        if let path = options.timeline { return try writeTimeline(to: path) }
         let runs: [FlavourRun]
         if options.json {
             runs = runAll { _, _, _ in }
@@ -27,6 +29,25 @@ struct Tour {
             printSummary(runs)
         }
         return runs.allSatisfy(\.matchesFixture)
+    }
+
+    /// Records the scenario's timeline in the selected flavours and writes
+    /// it to `path` as SVG; returns whether every lane matched its fixture.
+    private func writeTimeline(to path: String) throws -> Bool {
+        let timeline = Timeline.record(options.scenario, flavours: options.flavours)
+        try Data(TimelineChart.svg(timeline).utf8).write(to: URL(fileURLWithPath: path))
+        print("Wrote the \(options.scenario) scenario's timeline, a lane per flavour, to \(path)")
+        for lane in timeline.lanes {
+            let name = lane.flavour.product.padding(toLength: 13, withPad: " ", startingAt: 0)
+            if let mismatch = lane.run.mismatch {
+                print("  ✗ \(name)  \(mismatch)")
+            } else {
+                print(
+                    "  ✓ \(name)  \(lane.events.count) marks; \(lane.run.trace.count) observer calls, as the fixture says"
+                )
+            }
+        }
+        return timeline.lanes.allSatisfy(\.run.matchesFixture)
     }
 
     /// Runs every selected flavour at once, each on its own thread.
@@ -53,17 +74,9 @@ struct Tour {
 
     private func printHeader() {
         print("StateFlavours tour: the \(options.scenario) scenario in \(options.flavours.count) flavour(s)")
-        print(Self.scenarioBlurb[options.scenario] ?? "")
+        print(options.scenario.summary)
         print("")
     }
-
-    private static let scenarioBlurb: [ScenarioKind: String] = [
-        .counter: "Increment, decrement, a reset (silent where the flavour allows it), increment again.",
-        .session:
-            "Log in, a loading effect reports progress 0…100 on a queue scheduler, loaded and logged in, then log out.",
-        .contention: "4 threads send 10,000 increments each at once; every state must be observed, in order.",
-        .lifecycle: "Observers join and leave mid-stream; one is released without unsubscribing.",
-    ]
 
     private func printSummary(_ runs: [FlavourRun]) {
         let width = Flavour.allCases.map(\.product.count).max() ?? 0

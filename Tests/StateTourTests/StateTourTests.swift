@@ -52,7 +52,7 @@ struct OptionsTests {
 
     @Test("the usage names every option and value")
     func usage() {
-        for word in ["--scenario", "--flavour", "--json", "--no-animation", "--help"]
+        for word in ["--scenario", "--flavour", "--json", "--no-animation", "--timeline", "--help"]
             + ScenarioKind.allCases.map(\.rawValue) + Flavour.allCases.map(\.rawValue)
         {
             #expect(Options.usage.contains(word))

@@ -25,6 +25,16 @@ package enum Flavour: String, CaseIterable, Sendable, Comparable {
         }
     }
 
+    /// What the flavour calls an input: Reactor fires events, Ducks and
+    /// Delta dispatch actions, Receiver broadcasts waves.
+    package var inputKind: String {
+        switch self {
+        case .reactor: "event"
+        case .ducks, .delta: "action"
+        case .receiver: "wave"
+        }
+    }
+
     package static func < (lhs: Flavour, rhs: Flavour) -> Bool {
         allCases.firstIndex(of: lhs) ?? 0 < allCases.firstIndex(of: rhs) ?? 0
     }

@@ -13,11 +13,20 @@ import StateCore
 package protocol Harness<Input, Snapshot>: FixtureHarness {
     /// The flavour this harness runs in.
     var flavour: Flavour { get }
+
+    /// The scheduler the harness's observers are notified on, by name, or
+    /// nil when they are called on the thread that sends, before the send
+    /// returns.
+    var observerScheduler: String? { get }
 }
 
 extension Harness {
     /// The flavour's product name.
     package var name: String { flavour.product }
+
+    /// Nil: observers are called on the sending thread, before the send
+    /// returns.
+    package var observerScheduler: String? { nil }
 }
 
 /// An observer of a harness, as the flavour keeps it.

@@ -9,6 +9,24 @@ package enum ScenarioKind: String, CaseIterable, Sendable {
     case session
     case contention
     case lifecycle
+
+    /// The scenario in one sentence.
+    package var summary: String {
+        switch self {
+        case .counter:
+            "Increment, decrement, a reset (silent where the flavour allows it), increment again."
+        case .session:
+            "Log in, a loading effect reports progress 0…100 on a scheduler, loaded and logged in, then log out."
+        case .contention:
+            "4 threads send 10,000 increments each at once; every state must be observed, in order."
+        case .lifecycle:
+            "Observers join and leave mid-stream; one is released without unsubscribing."
+        }
+    }
+
+    /// Whether the scenario runs on virtual time from one thread, so that a
+    /// ``Timeline`` can show it; contention runs on real threads.
+    package var hasTimeline: Bool { self != .contention }
 }
 
 /// One flavour's run of one scenario: what an observer saw, against what the
@@ -71,7 +89,7 @@ package enum ScenarioRunner {
         case .counter: runCounter(flavour, progress: progress)
         case .session: runSession(flavour, clock: clock, progress: progress)
         case .contention: runContention(flavour, progress: progress)
-        case .lifecycle: runLifecycle(flavour, progress: progress)
+        case .lifecycle: runLifecycle(on: Scenarios.counter(flavour), progress: progress)
         }
     }
 
@@ -133,9 +151,11 @@ package enum ScenarioRunner {
             harness.send(.logOut)
             _ = loggedOut.wait(timeout: .now() + timeout.dispatchInterval)
         }
-        let head = flavour.sendsCurrentStateToNewObservers ? [SessionFixture.initial] : []
-        let expected = head + SessionFixture.logInToLoaded + [SessionFixture.loggedOut]
-        return FlavourRun(flavour: flavour, trace: trace.values, expected: expected.map(\.description))
+        return FlavourRun(
+            flavour: flavour,
+            trace: trace.values,
+            expected: SessionFixture.expectedTrace(for: flavour).map(\.description)
+        )
     }
 
     /// The session on a test scheduler, through the conformance kit's
@@ -152,9 +172,11 @@ package enum ScenarioRunner {
         }
         defer { progressObservation.stop() }
         let run = FixtureRunner.run(SessionFixture.fixture, on: harness) { scheduler.advance(by: $0) }
-        let head = flavour.sendsCurrentStateToNewObservers ? [SessionFixture.initial] : []
-        let expected = head + SessionFixture.logInToLoaded + [SessionFixture.loggedOut]
-        return FlavourRun(flavour: flavour, trace: run.trace.map(\.description), expected: expected.map(\.description))
+        return FlavourRun(
+            flavour: flavour,
+            trace: run.trace.map(\.description),
+            expected: SessionFixture.expectedTrace(for: flavour).map(\.description)
+        )
     }
 
     // MARK: Contention
@@ -182,8 +204,14 @@ package enum ScenarioRunner {
 
     // MARK: Lifecycle
 
-    static func runLifecycle(_ flavour: Flavour, progress: @escaping @Sendable (String, Double) -> Void) -> FlavourRun {
-        let harness = Scenarios.counter(flavour)
+    /// Runs the lifecycle's script on `harness` (the counter, in its initial
+    /// state): observer A joins, two increments, B joins, an increment, A
+    /// stops, an increment, B is released without stopping, an increment.
+    static func runLifecycle(
+        on harness: any Harness<CounterInput, CounterSnapshot>,
+        progress: @escaping @Sendable (String, Double) -> Void
+    ) -> FlavourRun {
+        let flavour = harness.flavour
         let log = Trace<String>()
         func observer(_ name: String) -> @Sendable (CounterSnapshot) -> Void {
             { state in

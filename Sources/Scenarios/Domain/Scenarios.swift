@@ -3,10 +3,20 @@ import StateCore
 /// Makes the scenarios' harnesses, one per flavour.
 package enum Scenarios {
     /// The counter scenario in `flavour`.
-    package static func counter(_ flavour: Flavour) -> any Harness<CounterInput, CounterSnapshot> {
+    ///
+    /// - Parameters:
+    ///   - flavour: The flavour.
+    ///   - recorder: Where a timeline run records what the flavour takes up
+    ///     (only a Ducks store reports it, through a middleware); none by
+    ///     default.
+    /// - Returns: The harness, in the counter's initial state.
+    package static func counter(
+        _ flavour: Flavour,
+        recorder: TimelineRecorder? = nil
+    ) -> any Harness<CounterInput, CounterSnapshot> {
         switch flavour {
         case .reactor: ReactorCounterHarness()
-        case .ducks: DucksCounterHarness()
+        case .ducks: DucksCounterHarness(recorder: recorder)
         case .receiver: ReceiverCounterHarness()
         case .delta: DeltaCounterHarness()
         }
@@ -14,14 +24,24 @@ package enum Scenarios {
 
     /// The session scenario in `flavour`, its loading effect reporting every
     /// `tick` on `effects`.
+    ///
+    /// - Parameters:
+    ///   - flavour: The flavour.
+    ///   - effects: Where the loading effect runs.
+    ///   - tick: The time between progress reports.
+    ///   - recorder: Where a timeline run records what the flavour takes up
+    ///     (only a Ducks store reports it, through a middleware); none by
+    ///     default.
+    /// - Returns: The harness, in the session's initial state.
     package static func session(
         _ flavour: Flavour,
         effects: Scheduler,
-        tick: Duration = SessionFixture.tick
+        tick: Duration = SessionFixture.tick,
+        recorder: TimelineRecorder? = nil
     ) -> any Harness<SessionInput, SessionSnapshot> {
         switch flavour {
         case .reactor: ReactorSessionHarness(effects: effects, tick: tick)
-        case .ducks: DucksSessionHarness(effects: effects, tick: tick)
+        case .ducks: DucksSessionHarness(effects: effects, tick: tick, recorder: recorder)
         case .receiver: ReceiverSessionHarness(effects: effects, tick: tick)
         case .delta: DeltaSessionHarness(effects: effects, tick: tick)
         }

@@ -51,6 +51,14 @@ package enum SessionFixture {
     /// The state after logging out.
     package static let loggedOut = SessionSnapshot()
 
+    /// What an observer that joined before logging in sees in `flavour`,
+    /// from logging in to loaded, then logging out: the initial state if the
+    /// flavour sends it, then every state.
+    package static func expectedTrace(for flavour: Flavour) -> [SessionSnapshot] {
+        let head = flavour.sendsCurrentStateToNewObservers ? [initial] : []
+        return head + logInToLoaded + [loggedOut]
+    }
+
     /// The states of logging in and cancelling after `reports` progress
     /// reports (0 ..< reports).
     package static func logInThenCancel(after reports: Int) -> [SessionSnapshot] {

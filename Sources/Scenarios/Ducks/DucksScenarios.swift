@@ -185,14 +185,45 @@ class DucksHarness<StateType: State & Sendable, Snapshot: Equatable & Sendable>:
     }
 }
 
+/// Tells a timeline recorder when the store takes up each action.
+///
+/// It also brackets the rest of the action's pass through the pipeline, so
+/// that a timeline shows an action dispatched from inside that pass, and
+/// whether the store queued it. First in the chain; passes every action on
+/// at once.
+struct TimelineMiddleware<StateType: State>: Middleware {
+    let recorder: TimelineRecorder
+
+    func on(_ store: Store<StateType>, action: Action, next: @escaping (Action) -> Void) -> Disposable {
+        recorder.takenUp(Self.name(of: action))
+        recorder.handling { next(action) }
+        return Disposables.create()
+    }
+
+    /// The middlewares a timeline run puts in front of a store's own: this
+    /// one with a recorder, none without.
+    static func chain(for recorder: TimelineRecorder?) -> [MiddlewareType] {
+        recorder.map { [TimelineMiddleware(recorder: $0)] } ?? []
+    }
+
+    /// `loading` for an enum case, `LogInAction` for a struct.
+    private static func name(of action: Action) -> String {
+        let name = String(describing: action)
+        return name.hasSuffix("()") ? String(name.dropLast(2)) : name
+    }
+}
+
 final class DucksCounterHarness: DucksHarness<DucksScenarios.Counter, CounterSnapshot>, Harness,
     @unchecked Sendable
 {
     // Safe to share: adds only immutable, thread-safe state to its base.
-    init() {
-        super.init(store: Store(reducer: DucksScenarios.CounterReducer(), state: DucksScenarios.Counter())) {
-            CounterSnapshot(value: $0.value)
-        }
+    init(recorder: TimelineRecorder? = nil) {
+        let store = Store(
+            reducer: DucksScenarios.CounterReducer(),
+            state: DucksScenarios.Counter(),
+            middlewares: TimelineMiddleware<DucksScenarios.Counter>.chain(for: recorder)
+        )
+        super.init(store: store) { CounterSnapshot(value: $0.value) }
     }
 
     func send(_ input: CounterInput) {
@@ -208,11 +239,12 @@ final class DucksSessionHarness: DucksHarness<DucksScenarios.AppState, SessionSn
     @unchecked Sendable
 {
     // Safe to share: adds only immutable, thread-safe state to its base.
-    init(effects: Scheduler, tick: Duration) {
+    init(effects: Scheduler, tick: Duration, recorder: TimelineRecorder? = nil) {
         let store = Store(
             reducer: DucksScenarios.AppReducer(),
             state: DucksScenarios.AppState(),
-            middlewares: DucksScenarios.LoadMiddleware(scheduler: effects, tick: tick)
+            middlewares: TimelineMiddleware<DucksScenarios.AppState>.chain(for: recorder)
+                + [DucksScenarios.LoadMiddleware(scheduler: effects, tick: tick)]
         )
         super.init(store: store) { state in
             SessionSnapshot(

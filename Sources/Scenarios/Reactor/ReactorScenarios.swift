@@ -114,6 +114,7 @@ class ReactorHarness<StateType: State & Sendable, Snapshot: Equatable & Sendable
     // Safe to share: every stored property is immutable and thread-safe.
     let core: Core<StateType>
     private let snapshot: @Sendable (StateType) -> Snapshot
+    private let delivery = ImmediateScheduler()
 
     init(state: StateType, snapshot: @escaping @Sendable (StateType) -> Snapshot) {
         core = Core(state: state)
@@ -122,11 +123,12 @@ class ReactorHarness<StateType: State & Sendable, Snapshot: Equatable & Sendable
 
     var flavour: Flavour { .reactor }
     var current: Snapshot { snapshot(core.state) }
+    var observerScheduler: String? { "\(type(of: delivery))" }
 
     func observe(_ onState: @escaping @Sendable (Snapshot) -> Void) -> Observation {
         let snapshot = snapshot
         let subscriber = ClosureSubscriber<StateType> { onState(snapshot($0)) }
-        core.add(subscriber: subscriber, notifyOn: ImmediateScheduler())
+        core.add(subscriber: subscriber, notifyOn: delivery)
         return Observation(holding: subscriber) { [core, weak subscriber] in
             if let subscriber { core.remove(subscriber: subscriber) }
         }
