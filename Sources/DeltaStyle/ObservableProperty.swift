@@ -176,8 +176,10 @@ extension ObservableProperty {
             { [weak self] (target: Snapshot) -> Snapshot in
                 guard let self else { return target }
                 let current = source.currentValue()
+                // Read first: restoring changes the graph `current` holds.
+                let left = snapshot(current)
                 source.publish(restore(target, current))
-                return snapshot(current)
+                return left
             }
         }
         return source.attach(
