@@ -147,11 +147,12 @@ public struct ActionRecording<Input, State> {
         for (index, text) in jsonLines.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
             let line: RecordedLine<State>
             do {
+                // Other logs' lines may hold other types: read the name first.
+                guard try decoder.decode(LogName.self, from: Data(text.utf8)).log == name else { continue }
                 line = try decoder.decode(RecordedLine<State>.self, from: Data(text.utf8))
             } catch {
                 throw ActionLogCodingError(description: "line \(index + 1): \(error)")
             }
-            guard line.log == name else { continue }
             guard let typed = line.input else {
                 initial = line.state
                 continue
@@ -269,6 +270,11 @@ extension RecordedLine: Decodable where State: Decodable {}
 struct InputTypes: @unchecked Sendable {
     // Safe to share: immutable, and metatypes are never mutated.
     let table: [String: any Codable.Type]
+}
+
+/// The name on a line of an exported log.
+private struct LogName: Decodable {
+    var log: String?
 }
 
 /// An input with its type's name.

@@ -52,7 +52,7 @@ enum S3 {
                 BenchCase(
                     scenario: "S3", variant: "S=\(subscribers)", flavour: flavour, units: dispatches, repetition: run)
             }
-            @Sendable func check(_ tallies: [Tally], final counter: Int) -> Bool {
+            @Sendable func check(_ tallies: [Tally], _ counter: Int) -> Bool {
                 counter == dispatches && tallies.allSatisfy { $0.received(count: dispatches, sum: expectedSum) }
             }
             return [
@@ -61,7 +61,7 @@ enum S3 {
                     let tallies = (0..<subscribers).map { _ in Tally() }
                     for tally in tallies { store.add { tally.take($0.counter) } }
                     let elapsed = time { for input in 0..<dispatches { store.dispatch(input) } }
-                    return Sample(elapsed: elapsed, ok: check(tallies, final: store.currentState.counter))
+                    return Sample(elapsed: elapsed, ok: check(tallies, store.currentState.counter))
                 },
                 make("reactor") {
                     let core = Core(state: AppState())
@@ -83,7 +83,7 @@ enum S3 {
                     }
                     let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }
                     for subscription in subscriptions { subscription.dispose() }
-                    return Sample(elapsed: elapsed, ok: check(tallies, final: store.currentState.counter))
+                    return Sample(elapsed: elapsed, ok: check(tallies, store.currentState.counter))
                 },
                 make("receiver") {
                     let (transmitter, receiver) = Receiver<AppState>.make()
@@ -96,16 +96,73 @@ enum S3 {
                             transmitter.broadcast(state)
                         }
                     }
-                    return Sample(elapsed: elapsed, ok: check(tallies, final: state.counter))
+                    return Sample(elapsed: elapsed, ok: check(tallies, state.counter))
                 },
                 make("delta") {
                     var store = Store(state: ObservableProperty(AppState()))
                     let tallies = (0..<subscribers).map { _ in Tally() }
                     for tally in tallies { store.state.subscribe { tally.take($0.counter) } }
                     let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }
-                    return Sample(elapsed: elapsed, ok: check(tallies, final: store.state.value.counter))
+                    return Sample(elapsed: elapsed, ok: check(tallies, store.state.value.counter))
                 },
-            ]
+            ] + (subscribers == 1 ? logged(make, check, dispatches: dispatches) : [])
         }
     }
+
+    /// The flavours with an `ActionLog` attached (S = 1): the inspector's
+    /// cost when in use. The plain cases above, with nothing attached, show
+    /// the cost when not.
+    static func logged(
+        _ make: (String, @escaping @Sendable () -> Sample) -> BenchCase,
+        _ check: @escaping @Sendable ([Tally], Int) -> Bool,
+        dispatches: Int
+    ) -> [BenchCase] {
+        [
+            make("reactor.log") {
+                let core = Core(state: AppState())
+                core.attach(ActionLog<any ReactorStyle.Event, AppState>(capacity: logCapacity))
+                let subscriber = Subscriber()
+                core.add(subscriber: subscriber, notifyOn: ImmediateScheduler())
+                let elapsed = time { for _ in 0..<dispatches { core.fire(event: Increment()) } }
+                let ok =
+                    core.state.counter == dispatches
+                    && subscriber.tally.received(count: dispatches + 1, sum: triangle(dispatches + 1))
+                return Sample(elapsed: elapsed, ok: ok)
+            },
+            make("ducks.log") {
+                let store = DucksStyle.Store(reducer: Reducer(), state: AppState())
+                store.attach(ActionLog<any DucksStyle.Action, AppState>(capacity: logCapacity))
+                let tally = Tally()
+                let subscription = store.newState.subscribe(onNext: { tally.take($0.counter) })
+                let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }
+                subscription.dispose()
+                return Sample(elapsed: elapsed, ok: check([tally], store.currentState.counter))
+            },
+            make("receiver.log") {
+                let (transmitter, receiver) = Receiver<AppState>.make()
+                receiver.attach(ActionLog<AppState, AppState>(capacity: logCapacity))
+                let tally = Tally()
+                receiver.listen { tally.take($0.counter) }
+                var state = AppState()
+                let elapsed = time {
+                    for _ in 0..<dispatches {
+                        state.counter += 1
+                        transmitter.broadcast(state)
+                    }
+                }
+                return Sample(elapsed: elapsed, ok: check([tally], state.counter))
+            },
+            make("delta.log") {
+                var store = Store(state: ObservableProperty(AppState()))
+                store.attach(ActionLog<any ActionType<AppState>, AppState>(capacity: logCapacity), snapshot: { $0 })
+                let tally = Tally()
+                store.state.subscribe { tally.take($0.counter) }
+                let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }
+                return Sample(elapsed: elapsed, ok: check([tally], store.state.value.counter))
+            },
+        ]
+    }
+
+    /// The attached logs' capacity: a debugging session's worth.
+    static let logCapacity = 1_000
 }

@@ -32,8 +32,11 @@ enum Targets {
         Target(scenario: "M2", variant: nil, flavour: nil, multiple: 1.1),
     ]
 
-    /// The target for one case and flavour: the most specific entry.
+    /// The target for one case and flavour: the most specific entry. A
+    /// flavour measured with an `ActionLog` attached (`ducks.log`) has none:
+    /// it shows what inspecting costs.
     static func multiple(scenario: String, variant: String, flavour: String) -> Double? {
+        if flavour.hasSuffix(".log") { return nil }
         let family = flavour.split(separator: ".").first.map(String.init) ?? flavour
         let matching = table.filter { target in
             target.scenario == scenario && (target.variant == nil || target.variant == variant)

@@ -11,11 +11,15 @@ struct Options: Equatable {
     /// Where to write the scenario's timeline (an SVG file) instead of
     /// running the tour; nil to run the tour.
     var timeline: String?
+    /// Where to write the session's action logs (JSON Lines); nil not to.
+    var record: String?
+    /// A file of session action logs to replay and check; nil not to.
+    var replay: String?
     var help = false
 
     static let usage = """
         Usage: state-tour [--scenario NAME] [--flavour NAME]... [--json] [--no-animation]
-                          [--timeline FILE.svg] [--help]
+                          [--timeline FILE.svg] [--record FILE | --replay FILE] [--help]
 
         Runs one app in the four flavours of StateFlavours side by side, checks every
         flavour against the scenario's fixture, and shows how the flavours differ.
@@ -32,6 +36,11 @@ struct Options: Equatable {
                             flavour with every input, state, observer call and effect
                             tick in order (counter, session or lifecycle; not with
                             --json)
+          --record FILE     instead of the tour, run the session on virtual time with an
+                            action log attached to each flavour's store, and write the
+                            logs to FILE as JSON Lines (each line names its flavour)
+          --replay FILE     replay the logs in FILE, each into a fresh store of its
+                            flavour, and check every state against the recording
           --help            show this help
 
         Exit status: 0 if every flavour matched its fixture, 1 if one did not,
@@ -45,6 +54,7 @@ struct Options: Equatable {
         case badValue(option: String, value: String, allowed: [String])
         case cannotCombine(String, String)
         case noTimeline(ScenarioKind)
+        case onlySession(String)
 
         var description: String {
             switch self {
@@ -56,6 +66,8 @@ struct Options: Equatable {
                 "'\(value)' is not a valid value for \(option); use one of: \(allowed.joined(separator: ", "))"
             case .cannotCombine(let first, let second):
                 "\(first) and \(second) cannot be combined"
+            case .onlySession(let option):
+                "\(option) records the session scenario only; leave out --scenario or use --scenario session"
             case .noTimeline(let scenario):
                 "the \(scenario) scenario runs on real threads, so it has no timeline on virtual time; "
                     + "use --timeline with --scenario \(Options.timelineScenarios)"
@@ -99,6 +111,10 @@ struct Options: Equatable {
                 if !chosenFlavours.contains(flavour) { chosenFlavours.append(flavour) }
             case "--timeline":
                 options.timeline = try value()
+            case "--record":
+                options.record = try value()
+            case "--replay":
+                options.replay = try value()
             case "--json" where inlineValue == nil:
                 options.json = true
             case "--no-animation" where inlineValue == nil:
@@ -111,6 +127,13 @@ struct Options: Equatable {
         }
         if !chosenFlavours.isEmpty {
             options.flavours = chosenFlavours.sorted()
+        }
+        let modes = [("--timeline", options.timeline), ("--record", options.record), ("--replay", options.replay)]
+            .filter { $0.1 != nil }.map(\.0)
+        if modes.count > 1 { throw .cannotCombine(modes[0], modes[1]) }
+        for option in ["--record", "--replay"] where modes == [option] {
+            if options.json { throw .cannotCombine(option, "--json") }
+            if options.scenario != .session { throw .onlySession(option) }
         }
         if options.timeline != nil {
             if options.json { throw .cannotCombine("--timeline", "--json") }

@@ -15,6 +15,8 @@ struct Tour {
     /// whether every flavour matched its fixture.
     func run() throws -> Bool {
         if let path = options.timeline { return try writeTimeline(to: path) }
+        if let path = options.record { return try record(to: path) }
+        if let path = options.replay { return try replay(from: path) }
         let runs: [FlavourRun]
         if options.json {
             runs = runAll { _, _, _ in }
@@ -48,6 +50,35 @@ struct Tour {
             }
         }
         return timeline.lanes.allSatisfy(\.run.matchesFixture)
+    }
+
+    /// Records the session's action logs in the selected flavours and
+    /// writes them to `path`.
+    private func record(to path: String) throws -> Bool {
+        let text = try SessionRecording.record(options.flavours)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let lines = text.split(separator: "\n").count
+        print("Wrote the session's action logs (\(lines) lines, \(options.flavours.count) flavours) to \(path)")
+        print("Check them later with: swift run state-tour --replay \(path)")
+        return true
+    }
+
+    /// Replays the session's action logs in `path`; returns whether every
+    /// flavour's replay matched its recording.
+    private func replay(from path: String) throws -> Bool {
+        let text = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
+        let outcomes = SessionRecording.replay(text, options.flavours)
+        print("Replayed the session's action logs from \(path), each into a fresh store:")
+        for outcome in outcomes {
+            let name = outcome.flavour.product.padding(toLength: 13, withPad: " ", startingAt: 0)
+            switch outcome.result {
+            case .success(let count):
+                print("  ✓ \(name)  \(count) inputs, every state as recorded")
+            case .failure(let failure):
+                print("  ✗ \(name)  " + failure.description.replacingOccurrences(of: "\n", with: "\n    "))
+            }
+        }
+        return outcomes.allSatisfy { if case .success = $0.result { true } else { false } }
     }
 
     /// Runs every selected flavour at once, each on its own thread.

@@ -45,7 +45,7 @@ package enum DeltaScenarios {
         var state: ObservableProperty<Session>
     }
 
-    package struct StartLoading: ActionType {
+    package struct StartLoading: ActionType, Codable {
         package func reduce(state: Session) -> Session {
             state.loading.value = true
             state.progress.value = 0
@@ -54,7 +54,7 @@ package enum DeltaScenarios {
         }
     }
 
-    package struct ReportProgress: ActionType {
+    package struct ReportProgress: ActionType, Codable {
         let percent: Int
 
         package func reduce(state: Session) -> Session {
@@ -63,7 +63,7 @@ package enum DeltaScenarios {
         }
     }
 
-    package struct FinishLoading: ActionType {
+    package struct FinishLoading: ActionType, Codable {
         package func reduce(state: Session) -> Session {
             state.loggedIn.value = true
             state.loading.value = false
@@ -71,7 +71,7 @@ package enum DeltaScenarios {
         }
     }
 
-    package struct CancelLoading: ActionType {
+    package struct CancelLoading: ActionType, Codable {
         package init() {}
 
         package func reduce(state: Session) -> Session {
@@ -82,7 +82,7 @@ package enum DeltaScenarios {
         }
     }
 
-    package struct LogOut: ActionType {
+    package struct LogOut: ActionType, Codable {
         package init() {}
 
         package func reduce(state: Session) -> Session {
@@ -182,4 +182,28 @@ final class DeltaSessionHarness: Harness, Sendable {
         let subscription = store.state.subscribe { onState($0.snapshot) }
         return Observation(holding: subscription) { subscription.dispose() }
     }
+}
+
+extension DeltaSessionHarness: RecordableSession {
+    func startRecording(as name: String) -> @Sendable () throws -> String {
+        let log = ActionLog<any ActionType<DeltaScenarios.Session>, SessionSnapshot>(
+            capacity: SessionRecording.capacity)
+        store.attach(log, snapshot: { $0.snapshot })
+        return { try log.exportJSONLines(inputs: DeltaScenarios.sessionInputs, name: name) }
+    }
+
+    static func replay(_ text: String, name: String) throws -> Int {
+        let recording = try ActionRecording<any ActionType<DeltaScenarios.Session>, SessionSnapshot>(
+            jsonLines: text, inputs: DeltaScenarios.sessionInputs, name: name)
+        // Plain actions only: the recording holds what the log-in action dispatched.
+        try DeltaScenarios.SessionStore(state: ObservableProperty(DeltaScenarios.Session()))
+            .replay(recording, snapshot: \.snapshot)
+        return recording.steps.count
+    }
+}
+
+extension DeltaScenarios {
+    /// The session's actions, for an action log's export.
+    static let sessionInputs = InputCoding<any ActionType<Session>>(
+        StartLoading.self, ReportProgress.self, FinishLoading.self, CancelLoading.self, LogOut.self)
 }

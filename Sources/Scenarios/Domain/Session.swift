@@ -4,14 +4,14 @@ import StateCore
 /// The session scenario, the app of the RxDucks example: log in, a loading
 /// effect that reports progress 0…100 on a scheduler, then loaded and logged
 /// in; cancel midway; log out.
-package enum SessionInput: String, Sendable, CaseIterable {
+package enum SessionInput: String, Sendable, Codable, CaseIterable {
     case logIn
     case cancel
     case logOut
 }
 
 /// The session's state.
-package struct SessionSnapshot: Equatable, Sendable, CustomStringConvertible {
+package struct SessionSnapshot: Equatable, Sendable, Codable, CustomStringConvertible {
     package var loggedIn = false
     package var loading = false
     package var progress = 0

@@ -28,7 +28,7 @@ package enum DucksScenarios {
 
     // MARK: Session (the RxDucks example app)
 
-    package struct AppState: State, Equatable, Sendable {
+    package struct AppState: State, Equatable, Sendable, Codable {
         package var user = UserState()
         package var load = LoadState()
 
@@ -49,14 +49,14 @@ package enum DucksScenarios {
         }
     }
 
-    package enum LoadAction: Action {
+    package enum LoadAction: Action, Codable {
         case loading
         case progress(Int)
         case loaded
         case cancel
     }
 
-    package struct LoadState: State, Equatable, Sendable {
+    package struct LoadState: State, Equatable, Sendable, Codable {
         package var progress = 0
         package var loading = false
         package var canceled = false
@@ -88,15 +88,15 @@ package enum DucksScenarios {
         }
     }
 
-    package struct LogInAction: Action {
+    package struct LogInAction: Action, Codable {
         package init() {}
     }
 
-    package struct LogOutAction: Action {
+    package struct LogOutAction: Action, Codable {
         package init() {}
     }
 
-    package struct UserState: State, Equatable, Sendable {
+    package struct UserState: State, Equatable, Sendable, Codable {
         package var loggedIn = false
 
         package init(loggedIn: Bool = false) {
@@ -263,4 +263,26 @@ final class DucksSessionHarness: DucksHarness<DucksScenarios.AppState, SessionSn
         case .logOut: store.dispatch(ActionCreator.logOut())
         }
     }
+}
+
+extension DucksSessionHarness: RecordableSession {
+    func startRecording(as name: String) -> @Sendable () throws -> String {
+        let log = ActionLog<any Action, DucksScenarios.AppState>(capacity: SessionRecording.capacity)
+        store.attach(log)
+        return { try log.exportJSONLines(inputs: DucksScenarios.sessionInputs, name: name) }
+    }
+
+    static func replay(_ text: String, name: String) throws -> Int {
+        let recording = try ActionRecording<any Action, DucksScenarios.AppState>(
+            jsonLines: text, inputs: DucksScenarios.sessionInputs, name: name)
+        // No middleware: the recording holds what the load middleware dispatched.
+        try Store(reducer: DucksScenarios.AppReducer(), state: DucksScenarios.AppState(), middlewares: [])
+            .replay(recording)
+        return recording.steps.count
+    }
+}
+
+extension DucksScenarios {
+    /// The session's actions, for an action log's export.
+    static let sessionInputs = InputCoding<any Action>(LogInAction.self, LogOutAction.self, LoadAction.self)
 }

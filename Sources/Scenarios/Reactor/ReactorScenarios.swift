@@ -24,7 +24,7 @@ package enum ReactorScenarios {
 
     // MARK: Session
 
-    package struct Session: State, Equatable, Sendable {
+    package struct Session: State, Equatable, Sendable, Codable {
         package var loggedIn = false
         package var loading = false
         package var progress = 0
@@ -50,23 +50,23 @@ package enum ReactorScenarios {
         }
     }
 
-    package struct LogIn: Event, Equatable {
+    package struct LogIn: Event, Equatable, Codable {
         package init() {}
     }
-    package struct Progress: Event, Equatable {
+    package struct Progress: Event, Equatable, Codable {
         package let percent: Int
 
         package init(percent: Int) {
             self.percent = percent
         }
     }
-    package struct Loaded: Event, Equatable {
+    package struct Loaded: Event, Equatable, Codable {
         package init() {}
     }
-    package struct Cancel: Event, Equatable {
+    package struct Cancel: Event, Equatable, Codable {
         package init() {}
     }
-    package struct LogOut: Event, Equatable {
+    package struct LogOut: Event, Equatable, Codable {
         package init() {}
     }
 
@@ -203,4 +203,26 @@ extension ReactorScenarios {
         core.remove(subscriber: subscriber)
         return result
     }
+}
+
+extension ReactorSessionHarness: RecordableSession {
+    func startRecording(as name: String) -> @Sendable () throws -> String {
+        let log = ActionLog<any Event, ReactorScenarios.Session>(capacity: SessionRecording.capacity)
+        core.attach(log)
+        return { try log.exportJSONLines(inputs: ReactorScenarios.sessionInputs, name: name) }
+    }
+
+    static func replay(_ text: String, name: String) throws -> Int {
+        let recording = try ActionRecording<any Event, ReactorScenarios.Session>(
+            jsonLines: text, inputs: ReactorScenarios.sessionInputs, name: name)
+        // Events only: the recording holds what the load command fired.
+        try Core(state: ReactorScenarios.Session()).replay(recording)
+        return recording.steps.count
+    }
+}
+
+extension ReactorScenarios {
+    /// The session's events, for an action log's export.
+    static let sessionInputs = InputCoding<any Event>(
+        LogIn.self, Progress.self, Loaded.self, Cancel.self, LogOut.self)
 }

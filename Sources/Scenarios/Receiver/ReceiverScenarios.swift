@@ -5,7 +5,7 @@ import ReceiverStyle
 /// broadcasts.
 package enum ReceiverScenarios {
     /// What changes the session: the user's inputs and the effect's reports.
-    enum SessionStep: Sendable {
+    enum SessionStep: Sendable, Equatable, Codable {
         case input(SessionInput)
         case progress(Int)
         case loaded
@@ -41,6 +41,8 @@ class ReceiverHarness<Step: Sendable, Snapshot: Equatable & Sendable>: @unchecke
     // Safe to share: every stored property is immutable and thread-safe
     // (`Receiver` and `Transmitter` of Sendable waves are Sendable).
     let steps: Receiver<Step>.Transmitter
+    /// The receiver of the steps (the inputs), for an action log.
+    let stepReceiver: Receiver<Step>
     private let states: Receiver<Snapshot>
     private let state: LockedValue<Snapshot>
 
@@ -48,6 +50,7 @@ class ReceiverHarness<Step: Sendable, Snapshot: Equatable & Sendable>: @unchecke
         let state = LockedValue(initial)
         let (steps, stepReceiver) = Receiver<Step>.make()
         self.steps = steps
+        self.stepReceiver = stepReceiver
         self.state = state
         // `map` runs once per step, in broadcast order: the registry
         // serialises it, so reading and writing the state here is atomic.
@@ -112,5 +115,22 @@ final class ReceiverSessionHarness: ReceiverHarness<ReceiverScenarios.SessionSte
         case .logOut:
             break
         }
+    }
+}
+
+extension ReceiverSessionHarness: RecordableSession {
+    func startRecording(as name: String) -> @Sendable () throws -> String {
+        let log = ActionLog<ReceiverScenarios.SessionStep, ReceiverScenarios.SessionStep>(
+            capacity: SessionRecording.capacity)
+        stepReceiver.attach(log)
+        return { try log.exportJSONLines(inputs: InputCoding(ReceiverScenarios.SessionStep.self), name: name) }
+    }
+
+    static func replay(_ text: String, name: String) throws -> Int {
+        let recording = try ActionRecording<ReceiverScenarios.SessionStep, ReceiverScenarios.SessionStep>(
+            jsonLines: text, inputs: InputCoding(ReceiverScenarios.SessionStep.self), name: name)
+        let (transmitter, _) = Receiver<ReceiverScenarios.SessionStep>.make()
+        try transmitter.replay(recording)
+        return recording.steps.count
     }
 }
