@@ -28,7 +28,10 @@ import Foundation
 /// - An entry knows the state before it too, so ``Entry/changes`` says what
 ///   its input changed, field by field (a ``StateDiff``).
 /// - A store has at most one log: attaching another detaches the first. A
-///   log records one store at a time.
+///   log records one store at a time: attaching it to a second store while
+///   the first exists is refused with a ``Diagnostic``.
+/// - Detaching a travelling log (or replacing it) moves the store back to
+///   the present first.
 /// - Nothing is recorded, and nothing costs, when no log is attached: the
 ///   store's hot path reads one field.
 ///
@@ -185,43 +188,53 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         }
     }
 
-    /// Stops recording: the store forgets the log (the entries stay). The
-    /// same as disposing what `attach` returned.
+    /// Stops recording: the store forgets the log (the entries stay); a
+    /// travelling store first moves back to the present. The same as
+    /// disposing what `attach` returned.
     public func detach() {
         memory.value.connection?.detach()
     }
 
     // MARK: For the stores
 
-    /// Connects the log to a store; runs in the store's order.
-    ///
-    /// - Returns: Whether it connected: false, with a diagnostic, when the
-    ///   log is attached to another store.
-    package func connect(_ connection: Connection, state: State?) -> Bool {
-        let connected = memory.modify { memory -> Bool in
-            if let current = memory.connection, current.owner != connection.owner, current.isAlive() { return false }
-            memory.connection = connection
-            memory.travel = nil
-            memory.lastState = state
-            return true
+    /// Whether the log may connect to the store `owner`: false, with a
+    /// diagnostic, when it is attached to another store.
+    package func canConnect(owner: ObjectIdentifier, flavour: String) -> Bool {
+        let free = memory.modify { memory in
+            guard let current = memory.connection else { return true }
+            return current.owner == owner || !current.isAlive()
         }
-        if !connected {
+        if !free {
             Diagnostics.report(
                 Diagnostic(
-                    module: connection.flavour,
+                    module: flavour,
                     message: "an ActionLog already attached to another store was not attached to this one"
                 )
             )
         }
-        return connected
+        return free
     }
 
-    /// Disconnects the log from `owner`; runs in the store's order.
-    package func disconnect(from owner: ObjectIdentifier) {
+    /// Connects the log to a store; runs in the store's order, after
+    /// ``canConnect(owner:flavour:)``.
+    package func connect(_ connection: Connection, state: State?) {
         memory.modify { memory in
-            guard memory.connection?.owner == owner else { return }
-            memory.connection = nil
+            memory.connection = connection
             memory.travel = nil
+            memory.lastState = state
+        }
+    }
+
+    /// Disconnects the log from `owner`, moving the store back to the
+    /// present if the log was travelling; runs in the store's order.
+    package func disconnect(from owner: ObjectIdentifier) {
+        let (connection, present) = memory.modify { memory -> (Connection?, State?) in
+            guard let connection = memory.connection, connection.owner == owner else { return (nil, nil) }
+            memory.connection = nil
+            return (connection, memory.endTravel())
+        }
+        if let connection, let present {
+            _ = connection.move(present)
         }
     }
 

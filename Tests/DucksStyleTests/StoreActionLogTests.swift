@@ -77,6 +77,26 @@ struct StoreActionLogTests {
         #expect(throws: ActionLog<any Action, Cart>.TravelError.notAttached) { try log.travel(to: 0) }
     }
 
+    @Test("detaching or replacing a travelling log moves the store back to the present first")
+    func detachWhileTravelling() throws {
+        let store = Store(reducer: CartReducer(), state: Cart(), middlewares: [])
+        let log = ActionLog<any Action, Cart>()
+        let attachment = store.attach(log)
+        for name in ["a", "b"] { store.dispatch(AddItem(name: name)) }
+        try log.travel(to: 0)
+        attachment.dispose()
+        #expect(store.currentState.items == ["a", "b"])
+        #expect(log.travelPosition == nil)
+
+        store.attach(log)
+        try log.travel(to: 0)
+        let next = ActionLog<any Action, Cart>()
+        store.attach(next)
+        #expect(store.currentState.items == ["a", "b"])
+        store.dispatch(AddItem(name: "c"))
+        #expect(next.entries.map(\.previousState.items) == [["a", "b"]])
+    }
+
     @Test("a second log replaces the first; a log attached to one store is refused by another")
     func oneLogPerStore() {
         let store = Store(reducer: CartReducer(), state: Cart(), middlewares: [])

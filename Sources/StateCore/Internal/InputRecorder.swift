@@ -89,14 +89,20 @@ extension StateSource {
             disconnect: { [unowned log] in log.disconnect(from: owner) }
         )
         let install = {
-            guard let (replaced, state) = attachment.exchange(recorder) else { return }
-            guard log.connect(connection, state: state.map(snapshot)) else {
+            guard let (replaced, _) = attachment.exchange(nil) else { return }
+            if let replaced, replaced.log === log {
+                // Attached already: keep it as it is.
                 _ = attachment.exchange(replaced)
                 return
             }
-            if let replaced, replaced !== recorder, replaced.log !== log {
-                replaced.disconnect()
+            guard log.canConnect(owner: owner, flavour: attachment.flavour) else {
+                _ = attachment.exchange(replaced)
+                return
             }
+            // A travelling log being replaced first moves the store back.
+            replaced?.disconnect()
+            guard let (_, state) = attachment.exchange(recorder) else { return }
+            log.connect(connection, state: state.map(snapshot))
         }
         inOrder(install) { install }
         detach.setDisposable(
