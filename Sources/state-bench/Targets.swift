@@ -32,6 +32,20 @@ enum Targets {
         Target(scenario: "M2", variant: nil, flavour: nil, multiple: 1.1),
     ]
 
+    /// The table as Markdown, one row per entry; Benchmarks.md shows it
+    /// (a test keeps the two in step).
+    static var markdown: String {
+        var lines = ["| scenario | case | flavour | target (× floor) |", "| --- | --- | --- | --- |"]
+        for target in table {
+            let multiple = target.multiple.formatted(.number.precision(.fractionLength(0...2)))
+            lines.append(
+                "| \(target.scenario) | \(target.variant ?? "every case") | \(target.flavour ?? "every flavour") "
+                    + "| ≤ \(multiple)× |"
+            )
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// The target for one case and flavour: the most specific entry. A
     /// flavour measured with an `ActionLog` attached (`ducks.log`) has none:
     /// it shows what inspecting costs.

@@ -15,6 +15,8 @@ let usage = """
       --quick          a tenth of the work: a smoke test of correctness, not speed
       --json           one JSON object per measured case, in an array
       --svg FILE       also draw the ratios (and memory) as an SVG chart in FILE
+      --targets        print the table of targets (Markdown, as in Benchmarks.md)
+                       and exit
       --help           show this help
 
     Exit status: 0 if every case's results checked out, 1 if one did not,
@@ -40,6 +42,9 @@ var svgPath: String?
 var remaining = arguments[...]
 while let argument = remaining.popFirst() {
     switch argument {
+    case "--targets":
+        print(Targets.markdown, terminator: "")
+        exit(0)
     case "--quick": quick = true
     case "--json": json = true
     case "--svg":
