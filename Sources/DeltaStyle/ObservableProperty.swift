@@ -51,8 +51,9 @@ public final class ObservableProperty<ValueType> {
     public typealias CallbackType = (ValueType) -> Void
 
     @usableFromInline let source: StateSource<CurrentValue<ValueType>>
-    /// The attached action log's recorder, if any; only touched in the
-    /// property's order. With none attached, a dispatch pays one load.
+    /// The attached action log's recorder, if any.
+    ///
+    /// Only touched in the property's order. With none attached, a dispatch pays one load.
     @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<any ActionType<ValueType>, ValueType>?
 
     /// Creates a property holding `value`.

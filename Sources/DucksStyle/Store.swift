@@ -71,8 +71,9 @@ open class Store<State: StateType>: StoreType {
     /// The last action type looked up, and its answer: consecutive actions
     /// are often of one type, and this spares hashing.
     @usableFromInline @exclusivity(unchecked) var lastActionType: (type: ObjectIdentifier, ignorable: Bool)?
-    /// The attached action log's recorder, if any; only touched in the
-    /// store's order. With none attached, a dispatch pays one load.
+    /// The attached action log's recorder, if any.
+    ///
+    /// Only touched in the store's order. With none attached, a dispatch pays one load.
     @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<any Action, State>?
 
     /// The state after every action reduced so far, including ignorable ones.

@@ -69,8 +69,9 @@ public final class Core<StateType: State> {
     package var notificationQueue: DispatchQueue { ownQueue.queue }
     /// The threads running a queue subscriber's `update` now.
     @usableFromInline let updatingThreads = LockedValue<[UInt]>([])
-    /// The attached action log's recorder, if any; only touched in the
-    /// core's order. With none attached, an event pays one load.
+    /// The attached action log's recorder, if any.
+    ///
+    /// Only touched in the core's order. With none attached, an event pays one load.
     @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<any Event, StateType>?
 
     /// The current state: the result of every event applied so far.

@@ -55,8 +55,9 @@ public final class Receiver<Wave> {
     /// The listeners, and the waves kept for replay (none for a hot
     /// receiver).
     @usableFromInline let source: StateSource<RecentValues<Wave>>
-    /// The attached action log's recorder, if any; only touched in the
-    /// receiver's order. With none attached, a wave pays one load.
+    /// The attached action log's recorder, if any.
+    ///
+    /// Only touched in the receiver's order. With none attached, a wave pays one load.
     @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<Wave, Wave>?
 
     @usableFromInline

@@ -245,6 +245,7 @@ public struct ReplayMismatch: Error, Equatable, CustomStringConvertible {
         self.differences = differences
     }
 
+    /// The report: where the replay left the recording, and what differs.
     public var description: String {
         let place = input.map { "after entry \(sequence) (\($0))" } ?? "before the first input"
         return "the replay differs from the recording \(place):\n"
@@ -279,7 +280,12 @@ private struct LogName: Decodable {
 
 /// An input with its type's name.
 private struct TypedInput: Codable {
-    static let typesKey = CodingUserInfoKey(rawValue: "StateCore.InputCoding.types")!
+    static let typesKey: CodingUserInfoKey = {
+        guard let key = CodingUserInfoKey(rawValue: "StateCore.InputCoding.types") else {
+            preconditionFailure("the input types' user-info key is a constant, valid name")
+        }
+        return key
+    }()
 
     let type: String
     let value: any Encodable

@@ -88,6 +88,7 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         /// No state with that sequence number is kept.
         case noSuchEntry(sequence: Int, kept: ClosedRange<Int>?)
 
+        /// What went wrong, in one sentence.
         public var description: String {
             switch self {
             case .notAttached:
@@ -162,8 +163,10 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         }
     }
 
-    /// Moves the store back to the state it had before travelling and tells
-    /// its observers; inputs are accepted again. Does nothing at the present.
+    /// Moves the store back to the state it had before travelling.
+    ///
+    /// Its observers are told, and inputs are accepted again. Does nothing
+    /// at the present.
     public func returnToPresent() {
         guard let connection = memory.value.connection else {
             memory.modify { $0.travel = nil }
@@ -175,9 +178,11 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         }
     }
 
-    /// Continues from the state travelled to: the entries after it are
-    /// dropped, inputs are accepted again, and the next entry is numbered
-    /// after the state travelled to. Does nothing at the present.
+    /// Continues from the state travelled to.
+    ///
+    /// The entries after it are dropped, inputs are accepted again, and the
+    /// next entry is numbered after the state travelled to. Does nothing at
+    /// the present.
     public func resume() {
         guard let connection = memory.value.connection else {
             memory.modify { $0.travel = nil }
@@ -188,9 +193,11 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         }
     }
 
-    /// Stops recording: the store forgets the log (the entries stay); a
-    /// travelling store first moves back to the present. The same as
-    /// disposing what `attach` returned.
+    /// Stops recording.
+    ///
+    /// The store forgets the log (the entries stay); a travelling store
+    /// first moves back to the present. The same as disposing what `attach`
+    /// returned.
     public func detach() {
         memory.value.connection?.detach()
     }
@@ -238,8 +245,10 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         }
     }
 
-    /// Whether the store may apply `input` now: false, with a diagnostic,
-    /// while travelling. Runs in the store's order.
+    /// Whether the store may apply `input` now.
+    ///
+    /// False, with a diagnostic, while travelling. Runs in the store's
+    /// order.
     package func admits(_ input: Input) -> Bool {
         let travel = memory.modify { memory -> (position: Int, flavour: String)? in
             guard let travel = memory.travel else { return nil }

@@ -109,8 +109,9 @@ enum S3 {
         }
     }
 
-    /// The flavours with an `ActionLog` attached (S = 1): the inspector's
-    /// cost when in use. The plain cases above, with nothing attached, show
+    /// The flavours with an `ActionLog` attached (S = 1).
+    ///
+    /// They show the inspector's cost when in use. The plain cases above, with nothing attached, show
     /// the cost when not.
     static func logged(
         _ make: (String, @escaping @Sendable () -> Sample) -> BenchCase,

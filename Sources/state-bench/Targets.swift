@@ -46,7 +46,9 @@ enum Targets {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The target for one case and flavour: the most specific entry. A
+    /// The target for one case and flavour.
+    ///
+    /// The most specific entry wins. A
     /// flavour measured with an `ActionLog` attached (`ducks.log`) has none:
     /// it shows what inspecting costs.
     static func multiple(scenario: String, variant: String, flavour: String) -> Double? {

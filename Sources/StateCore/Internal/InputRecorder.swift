@@ -37,9 +37,10 @@ package struct LogAttachment<Input, Value, Snapshot> {
     let ownerIdentity: ObjectIdentifier
     /// What the log records of the store's state.
     let snapshot: (Value) -> Snapshot
-    /// Puts a recorder in the store and returns the one it replaces, with
-    /// the store's state now (nil for a receiver that has sent nothing);
-    /// nil when the store is gone. Runs in the store's order.
+    /// Puts a recorder in the store and returns the one it replaces.
+    ///
+    /// Returns it with the store's state now (nil for a receiver that has
+    /// sent nothing); nil when the store is gone. Runs in the store's order.
     let exchange: (InputRecorder<Input, Value>?) -> (replaced: InputRecorder<Input, Value>?, state: Value?)?
     /// Moves the store to a recorded state, tells its observers and returns
     /// the state it left (in order); nil when the flavour has no time
