@@ -64,7 +64,9 @@ struct StoreActionLogAdversarialTests {
         let log = Log()
         store.attach(log)
         // "0 when nothing was dropped: the state when the log was attached."
-        withKnownIssue("travel(to: 0) on an empty, attached log throws noSuchEntry(0, nil) instead of naming the state when attached") {
+        withKnownIssue(
+            "travel(to: 0) on an empty, attached log throws noSuchEntry(0, nil) instead of naming the state when attached"
+        ) {
             try log.travel(to: 0)
             #expect(log.travelPosition == 0)
         }
@@ -260,7 +262,8 @@ struct StoreActionLogAdversarialTests {
         #expect(recording.steps.isEmpty)
         #expect(recording.initialState.items == ["seed"])
         try makeStore(Basket(items: ["seed"])).replay(recording)
-        #expect(throws: ReplayMismatch(sequence: 0, input: nil, differences: ["items[0]: missing (expected \"seed\")"])) {
+        #expect(throws: ReplayMismatch(sequence: 0, input: nil, differences: ["items[0]: missing (expected \"seed\")"]))
+        {
             try makeStore().replay(recording)
         }
     }
@@ -370,7 +373,9 @@ struct StoreActionLogAdversarialTests {
             }
         }).disposed(by: bag)
         #expect(outcome.value != nil)
-        withKnownIssue("replay from inside the store's work queues the inputs, so it reports the store applied 0 of them") {
+        withKnownIssue(
+            "replay from inside the store's work queues the inputs, so it reports the store applied 0 of them"
+        ) {
             #expect(outcome.value == "replayed")
         }
         #expect(target.currentState.items == ["a"], "the inputs were applied after the observer")
@@ -546,7 +551,9 @@ struct StoreActionLogAdversarialTests {
             store.dispatch(Put(name: "a"))
             store.dispatch(Put(name: "b"))
         }
-        withKnownIssue("the observer hears the travelled state with travelPosition nil, so it never returns; the store stays in the past") {
+        withKnownIssue(
+            "the observer hears the travelled state with travelPosition nil, so it never returns; the store stays in the past"
+        ) {
             #expect(log.travelPosition == nil)
             #expect(store.currentState.items == ["a", "b"])
         }
