@@ -174,13 +174,12 @@ extension ObservableProperty {
         restore: ((Snapshot, ValueType) -> ValueType)? = nil
     ) -> Disposable {
         let moveTo = restore.map { restore in
-            { [weak self] (target: Snapshot) -> Snapshot in
-                guard let self else { return target }
+            { [weak self] (target: Snapshot, leaving: (Snapshot) -> Void) in
+                guard let self else { return }
                 let current = source.currentValue()
                 // Read first: restoring changes the graph `current` holds.
-                let left = snapshot(current)
+                leaving(snapshot(current))
                 source.publish(restore(target, current))
-                return left
             }
         }
         return source.attach(
@@ -202,6 +201,11 @@ extension ObservableProperty {
     /// Applies every action of `recording` to this property (a fresh
     /// store's state) and checks each snapshot against it.
     ///
+    /// The replay attaches a log of its own, so a log already attached to
+    /// the property is detached. Call it from outside the property's
+    /// deliveries: from inside a subscriber it throws at once and changes
+    /// nothing.
+    ///
     /// - Parameters:
     ///   - recording: A session read from an exported log.
     ///   - snapshot: Reads the state as a plain value, as when recording.
@@ -211,6 +215,7 @@ extension ObservableProperty {
         _ recording: ActionRecording<any ActionType<ValueType>, Snapshot>,
         snapshot: @escaping (ValueType) -> Snapshot
     ) throws(ReplayMismatch) {
+        guard !source.isInDeliveryOrder else { throw .insideTheStore }
         try recording.replay(
             from: snapshot(value),
             attach: { attach($0, snapshot: snapshot) },

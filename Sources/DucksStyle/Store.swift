@@ -272,13 +272,11 @@ extension Store {
                     defer { self.recorder = recorder }
                     return (self.recorder, self.working)
                 },
-                moveTo: { [weak self] state in
-                    guard let self else { return state }
-                    defer {
-                        working = state
-                        source.publish(state)
-                    }
-                    return working
+                moveTo: { [weak self] state, leaving in
+                    guard let self else { return }
+                    leaving(working)
+                    working = state
+                    source.publish(state)
                 }
             )
         )
@@ -288,11 +286,17 @@ extension Store {
     /// dispatch: the recording holds what they dispatched) and checks every
     /// state against it.
     ///
+    /// The replay attaches a log of its own, so a log already attached to
+    /// the store is detached. Call it from outside the store's work: from
+    /// inside an observer or a middleware it throws at once and changes
+    /// nothing.
+    ///
     /// - Parameter recording: A session read from an exported log.
     /// - Throws: ``ReplayMismatch`` at the first state that differs from the
     ///   recording, with what differs.
     public final func replay(_ recording: ActionRecording<any Action, State>) throws(ReplayMismatch)
     where State: Equatable {
+        guard !source.isInDeliveryOrder else { throw .insideTheStore }
         try recording.replay(from: currentState, attach: { attach($0) }, apply: { dispatch($0) })
     }
 

@@ -310,13 +310,11 @@ extension Core {
                     defer { self.recorder = recorder }
                     return (self.recorder, self.working)
                 },
-                moveTo: { [weak self] state in
-                    guard let self else { return state }
-                    defer {
-                        working = state
-                        source.publish(state)
-                    }
-                    return working
+                moveTo: { [weak self] state, leaving in
+                    guard let self else { return }
+                    leaving(working)
+                    working = state
+                    source.publish(state)
                 }
             )
         )
@@ -325,11 +323,17 @@ extension Core {
     /// Replays `recording` into this core (fresh: the recording holds the
     /// events its commands fired) and checks every state against it.
     ///
+    /// The replay attaches a log of its own, so a log already attached to
+    /// the core is detached. Call it from outside the core's work: from
+    /// inside a command, a middleware or an immediate subscriber it throws
+    /// at once and changes nothing.
+    ///
     /// - Parameter recording: A session read from an exported log.
     /// - Throws: ``ReplayMismatch`` at the first state that differs from the
     ///   recording, with what differs.
     public func replay(_ recording: ActionRecording<any Event, StateType>) throws(ReplayMismatch)
     where StateType: Equatable {
+        guard !source.isInDeliveryOrder else { throw .insideTheStore }
         try recording.replay(from: state, attach: { attach($0) }, apply: { fire(event: $0) })
     }
 }

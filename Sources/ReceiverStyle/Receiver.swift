@@ -178,10 +178,16 @@ extension Receiver.Transmitter {
     /// Broadcasts every wave of `recording` and checks that the receiver
     /// delivered each one as recorded.
     ///
+    /// The replay attaches a log of its own, so a log already attached to
+    /// the receiver is detached. Call it from outside the receiver's
+    /// deliveries: from inside a listener it throws at once and changes
+    /// nothing.
+    ///
     /// - Parameter recording: A session read from an exported log.
     /// - Throws: ``ReplayMismatch`` at the first wave that differs from the
     ///   recording.
     public func replay(_ recording: ActionRecording<Wave, Wave>) throws(ReplayMismatch) where Wave: Equatable {
+        guard !receiver.source.isInDeliveryOrder else { throw .insideTheStore }
         try recording.replay(from: nil, attach: { receiver.attach($0) }, apply: { broadcast($0) })
     }
 }

@@ -65,16 +65,16 @@ extension ActionLog where State: Encodable {
     /// - Throws: ``ActionLogCodingError`` when an input's type is not in
     ///   `inputs`, or a value cannot be encoded.
     public func exportJSONLines(inputs: InputCoding<Input>, name: String? = nil) throws -> String {
-        let entries = entries
-        guard let first = entries.first else {
-            throw ActionLogCodingError(description: "the log has no entries to export")
+        let (entries, start) = exportable
+        guard let start else {
+            throw ActionLogCodingError(description: "the log has never been attached: it has no state to export")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var lines: [String] = []
-        let start = RecordedLine(
-            log: name, sequence: first.sequence - 1, time: nil, thread: nil, input: nil, state: first.previousState)
-        lines.append(try line(start, encoder))
+        let startLine = RecordedLine(
+            log: name, sequence: start.sequence, time: nil, thread: nil, input: nil, state: start.state)
+        lines.append(try line(startLine, encoder))
         for entry in entries {
             let type = InputCoding<Input>.name(of: Swift.type(of: entry.input as Any))
             guard inputs.types.table[type] != nil, let value = entry.input as? any Encodable else {
@@ -196,7 +196,9 @@ public struct ActionRecording<Input, State> {
                 differences: StateDiff.lines(expected: initialState, actual: state)
             )
         }
-        let log = ActionLog<Input, State>(capacity: max(steps.count, 1))
+        // Unbounded: inputs the store applies beyond the recording's (an
+        // observer's echo) must not push out the ones compared.
+        let log = ActionLog<Input, State>(capacity: .max)
         let attachment = attach(log)
         for step in steps {
             apply(step.input)
@@ -251,6 +253,19 @@ public struct ReplayMismatch: Error, Equatable, CustomStringConvertible {
         return "the replay differs from the recording \(place):\n"
             + differences.map { "  " + $0 }.joined(separator: "\n")
     }
+}
+
+extension ReplayMismatch {
+    /// What a flavour's `replay(_:)` throws when called from inside the
+    /// store's own work, where its inputs could only be queued.
+    package static let insideTheStore = ReplayMismatch(
+        sequence: 0,
+        input: nil,
+        differences: [
+            "replay(_:) was called from inside the store's own work (an observer, a middleware, a command), "
+                + "where its inputs could only be queued; the store was not changed: call it from outside"
+        ]
+    )
 }
 
 /// One line of an exported log.

@@ -27,7 +27,9 @@ import Foundation
 ///   so a gap at the start says entries were dropped.
 /// - An entry knows the state before it too, so ``Entry/changes`` says what
 ///   its input changed, field by field (a ``StateDiff``).
-/// - A store has at most one log: attaching another detaches the first. A
+/// - A store has at most one log: attaching another detaches the first;
+///   attaching the same log again hands it to the new attachment (the
+///   earlier one's disposable then does nothing). A
 ///   log records one store at a time: attaching it to a second store while
 ///   the first exists is refused with a ``Diagnostic``.
 /// - Detaching a travelling log (or replacing it) moves the store back to
@@ -128,6 +130,11 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         memory.value.entry(sequence)
     }
 
+    /// The entries and the state before them, read together.
+    var exportable: (entries: [Entry], start: (sequence: Int, state: State)?) {
+        memory.modify { ($0.entries, $0.start) }
+    }
+
     /// How many entries were dropped to keep within ``capacity``.
     public var droppedCount: Int { memory.value.droppedCount }
 
@@ -158,8 +165,11 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         connection.inOrder { [self] in
             // Re-checked in order: the log may have moved on meanwhile.
             guard memory.modify({ $0.isConnected(connection) }) else { return }
-            let left = connection.move(target)
-            memory.modify { $0.beginTravel(at: sequence, leaving: left) }
+            // Recorded before the observers hear the state: inside them the
+            // log already says where the store is.
+            connection.move(target) { left in
+                memory.modify { $0.beginTravel(at: sequence, leaving: left) }
+            }
         }
     }
 
@@ -174,7 +184,7 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         }
         connection.inOrder { [self] in
             guard let present = memory.modify({ $0.endTravel() }) else { return }
-            _ = connection.move(present)
+            connection.move(present)
         }
     }
 
@@ -232,6 +242,12 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         }
     }
 
+    /// Replaces the connection with a newer attachment to the same store,
+    /// keeping everything else; runs in the store's order.
+    package func reconnect(_ connection: Connection) {
+        memory.modify { $0.connection = connection }
+    }
+
     /// Disconnects the log from `owner`, moving the store back to the
     /// present if the log was travelling; runs in the store's order.
     package func disconnect(from owner: ObjectIdentifier) {
@@ -241,7 +257,7 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
             return (connection, memory.endTravel())
         }
         if let connection, let present {
-            _ = connection.move(present)
+            connection.move(present)
         }
     }
 
@@ -285,10 +301,10 @@ extension ActionLog {
         package let flavour: String
         /// Runs work in the store's delivery order.
         package let inOrder: (@escaping () -> Void) -> Void
-        /// Moves the store to a state and tells its observers, returning
-        /// the state it left (in order); nil when the flavour has no time
-        /// travel.
-        package let moveTo: ((State) -> State)?
+        /// Moves the store to a state and tells its observers (in order),
+        /// first handing the state it leaves to the closure given; nil when
+        /// the flavour has no time travel.
+        package let moveTo: ((State, (State) -> Void) -> Void)?
         /// Detaches the log from the store.
         package let detach: () -> Void
 
@@ -297,7 +313,7 @@ extension ActionLog {
             isAlive: @escaping () -> Bool,
             flavour: String,
             inOrder: @escaping (@escaping () -> Void) -> Void,
-            moveTo: ((State) -> State)?,
+            moveTo: ((State, (State) -> Void) -> Void)?,
             detach: @escaping () -> Void
         ) {
             self.owner = owner
@@ -308,8 +324,8 @@ extension ActionLog {
             self.detach = detach
         }
 
-        func move(_ state: State) -> State {
-            moveTo?(state) ?? state
+        func move(_ state: State, leaving: (State) -> Void = { _ in }) {
+            moveTo?(state, leaving)
         }
     }
 
@@ -361,17 +377,24 @@ extension ActionLog {
             connection?.owner == candidate.owner
         }
 
+        /// The state before the oldest entry kept, and its sequence number
+        /// (0 when nothing was dropped); nil if the log has never been
+        /// attached.
+        var start: (sequence: Int, state: State)? {
+            if let first = ring.isEmpty ? nil : ring[oldest] {
+                return (first.sequence - 1, first.previousState)
+            }
+            return lastState.map { (nextSequence - 1, $0) }
+        }
+
         /// The connection and the state to move to for a travel to
         /// `sequence`.
         func travelTarget(_ sequence: Int) throws(TravelError) -> (Connection, State) {
             guard let connection, connection.isAlive() else { throw .notAttached }
             guard connection.moveTo != nil else { throw .notSupported(flavour: connection.flavour) }
-            let kept = ring.isEmpty ? nil : (ring[oldest].sequence - 1)...(nextSequence - 1)
             if let entry = entry(sequence) { return (connection, entry.state) }
-            if let first = ring.isEmpty ? nil : ring[oldest], sequence == first.sequence - 1 {
-                return (connection, first.previousState)
-            }
-            throw .noSuchEntry(sequence: sequence, kept: kept)
+            if let start = start, sequence == start.sequence { return (connection, start.state) }
+            throw .noSuchEntry(sequence: sequence, kept: start.map { $0.sequence...(nextSequence - 1) })
         }
 
         mutating func beginTravel(at position: Int, leaving state: State) {

@@ -60,9 +60,7 @@ struct DeltaActionLogAdversarialTests {
         defer { subscription.dispose() }
         try log.travel(to: 0)
         log.returnToPresent()
-        withKnownIssue("while subscribers hear the state a travel moved to, travelPosition is still nil") {
-            #expect(positions.values == [0, nil])
-        }
+        #expect(positions.values == [0, nil])
     }
 
     @Test("travel, return and resume racing dispatches from several threads: a chain, the graph at the present")

@@ -64,12 +64,8 @@ struct StoreActionLogAdversarialTests {
         let log = Log()
         store.attach(log)
         // "0 when nothing was dropped: the state when the log was attached."
-        withKnownIssue(
-            "travel(to: 0) on an empty, attached log throws noSuchEntry(0, nil) instead of naming the state when attached"
-        ) {
-            try log.travel(to: 0)
-            #expect(log.travelPosition == 0)
-        }
+        try log.travel(to: 0)
+        #expect(log.travelPosition == 0)
         log.returnToPresent()
         #expect(store.currentState.items == ["x"])
     }
@@ -131,10 +127,8 @@ struct StoreActionLogAdversarialTests {
         store.attach(log)
         stale.dispose()
         store.dispatch(Put(name: "a"))
-        withKnownIssue("disposing the disposable of an attachment that already ended detaches the newer attachment") {
-            #expect(log.isAttached)
-            #expect(log.entries.map(\.state.items) == [["a"]])
-        }
+        #expect(log.isAttached)
+        #expect(log.entries.map(\.state.items) == [["a"]])
     }
 
     @Test("a log whose store was released can be attached to another store")
@@ -181,7 +175,7 @@ struct StoreActionLogAdversarialTests {
         #expect(log.entries.count >= 1)
     }
 
-    @Test("detach while travelling: the log no longer travels; another store it attaches to accepts inputs")
+    @Test("detach while travelling: the store is back at the present; another store the log attaches to accepts inputs")
     func detachWhileTravelling() throws {
         let store = makeStore()
         let log = Log()
@@ -189,11 +183,9 @@ struct StoreActionLogAdversarialTests {
         for name in ["a", "b"] { store.dispatch(Put(name: name)) }
         try log.travel(to: 1)
         attachment.dispose()
-        // Undocumented: where the store is left. It forgets the log, so it
-        // must accept inputs again.
-        let leftAt = store.currentState.items
+        #expect(store.currentState.items == ["a", "b"], "documented: detaching moves the store back to the present")
         store.dispatch(Put(name: "c"))
-        #expect(store.currentState.items == leftAt + ["c"], "the detached store applies inputs")
+        #expect(store.currentState.items == ["a", "b", "c"], "the detached store applies inputs")
         #expect(log.travelPosition == nil)
 
         let fresh = makeStore()
@@ -203,8 +195,6 @@ struct StoreActionLogAdversarialTests {
         #expect(log.entries.last?.state.items == ["x"])
         log.returnToPresent()
         #expect(fresh.currentState.items == ["x"], "the old store's present is not moved into the new store")
-        // Undocumented: report the state the old store was left in.
-        print("detachWhileTravelling: after detaching during a travel to 1, the store was left at \(leftAt)")
     }
 
     @Test("a second log replacing a travelling first: the store no longer rejects inputs")
@@ -253,9 +243,7 @@ struct StoreActionLogAdversarialTests {
         // Documented throws: an input type not in the coding, or a value that
         // cannot be encoded. An empty log has its baseline to write.
         var exported: String?
-        withKnownIssue("exportJSONLines throws \"the log has no entries to export\" for an empty log") {
-            exported = try log.exportJSONLines(inputs: coding)
-        }
+        exported = try log.exportJSONLines(inputs: coding)
         let text = exported ?? "{\"sequence\":0,\"state\":{\"items\":[\"seed\"]}}\n"
         #expect(text.split(separator: "\n").count == 1)
         let recording = try ActionRecording<any Action, Basket>(jsonLines: text, inputs: coding)
@@ -345,13 +333,11 @@ struct StoreActionLogAdversarialTests {
         target.attach(targetLog)
         try target.replay(recording)
         target.dispatch(Put(name: "b"))
-        withKnownIssue("replay detaches the log the store had, silently (replay's doc does not say so)") {
-            #expect(targetLog.isAttached)
-            #expect(targetLog.entries.map(\.state.items) == [["a"], ["a", "b"]])
-        }
+        #expect(!targetLog.isAttached, "documented: the replay attaches a log of its own")
+        #expect(targetLog.entries.isEmpty)
     }
 
-    @Test("replay from inside an observer: applied or refused, never a wrong mismatch or a deadlock")
+    @Test("replay from inside an observer: refused at once, the store unchanged, no deadlock")
     func replayFromObserver() throws {
         let source = makeStore()
         let sourceLog = Log()
@@ -372,13 +358,8 @@ struct StoreActionLogAdversarialTests {
                 outcome.modify { $0 = "\(error)" }
             }
         }).disposed(by: bag)
-        #expect(outcome.value != nil)
-        withKnownIssue(
-            "replay from inside the store's work queues the inputs, so it reports the store applied 0 of them"
-        ) {
-            #expect(outcome.value == "replayed")
-        }
-        #expect(target.currentState.items == ["a"], "the inputs were applied after the observer")
+        #expect(outcome.value == "\(ReplayMismatch.insideTheStore)")
+        #expect(target.currentState.items == [], "nothing was queued")
     }
 
     // MARK: Inside the store's work
@@ -527,9 +508,7 @@ struct StoreActionLogAdversarialTests {
         store.newState.subscribe(onNext: { _ in positions.append(log.travelPosition) }).disposed(by: bag)
         try log.travel(to: 0)
         log.returnToPresent()
-        withKnownIssue("while observers hear the state a travel moved to, travelPosition is still nil (the present)") {
-            #expect(positions.values == [0, nil])
-        }
+        #expect(positions.values == [0, nil])
     }
 
     @Test("an observer that returns to the present when it hears a travelled state: the return is not lost")
@@ -551,12 +530,8 @@ struct StoreActionLogAdversarialTests {
             store.dispatch(Put(name: "a"))
             store.dispatch(Put(name: "b"))
         }
-        withKnownIssue(
-            "the observer hears the travelled state with travelPosition nil, so it never returns; the store stays in the past"
-        ) {
-            #expect(log.travelPosition == nil)
-            #expect(store.currentState.items == ["a", "b"])
-        }
+        #expect(log.travelPosition == nil)
+        #expect(store.currentState.items == ["a", "b"])
         log.returnToPresent()
         #expect(store.currentState.items == ["a", "b"])
     }

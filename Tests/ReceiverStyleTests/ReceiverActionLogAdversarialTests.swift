@@ -70,12 +70,8 @@ struct ReceiverActionLogAdversarialTests {
         let mismatch = #expect(throws: ReplayMismatch.self) { try fresh.replay(recording) }
         // Delivered: 1, 99, 2. Wave 1 was delivered as recorded; the first
         // place the replay left the recording is step 2 (99 instead of 2).
-        withKnownIssue(
-            "the replay's own log keeps only as many entries as the recording has steps, so an extra wave drops wave 1 and the mismatch names step 1"
-        ) {
-            #expect(mismatch?.sequence == 2)
-            #expect(mismatch?.input == "2")
-        }
+        #expect(mismatch?.sequence == 2)
+        #expect(mismatch?.input == "2")
     }
 
     @Test("export while threads broadcast: each export reads back with consecutive sequences")

@@ -42,17 +42,17 @@ package struct LogAttachment<Input, Value, Snapshot> {
     /// Returns it with the store's state now (nil for a receiver that has
     /// sent nothing); nil when the store is gone. Runs in the store's order.
     let exchange: (InputRecorder<Input, Value>?) -> (replaced: InputRecorder<Input, Value>?, state: Value?)?
-    /// Moves the store to a recorded state, tells its observers and returns
-    /// the state it left (in order); nil when the flavour has no time
-    /// travel.
-    let moveTo: ((Snapshot) -> Snapshot)?
+    /// Moves the store to a recorded state and tells its observers (in
+    /// order), first handing the state it leaves to the closure given; nil
+    /// when the flavour has no time travel.
+    let moveTo: ((Snapshot, (Snapshot) -> Void) -> Void)?
 
     package init(
         flavour: String,
         owner: AnyObject,
         snapshot: @escaping (Value) -> Snapshot,
         exchange: @escaping (InputRecorder<Input, Value>?) -> (replaced: InputRecorder<Input, Value>?, state: Value?)?,
-        moveTo: ((Snapshot) -> Snapshot)?
+        moveTo: ((Snapshot, (Snapshot) -> Void) -> Void)?
     ) {
         self.flavour = flavour
         self.owner = owner
@@ -92,8 +92,10 @@ extension StateSource {
         let install = {
             guard let (replaced, _) = attachment.exchange(nil) else { return }
             if let replaced, replaced.log === log {
-                // Attached already: keep it as it is.
-                _ = attachment.exchange(replaced)
+                // Attached already: this attachment takes over, the log
+                // keeps its entries and any travel.
+                _ = attachment.exchange(recorder)
+                log.reconnect(connection)
                 return
             }
             guard log.canConnect(owner: owner, flavour: attachment.flavour) else {
@@ -107,12 +109,12 @@ extension StateSource {
         }
         inOrder(install) { install }
         detach.setDisposable(
-            Disposables.create { [weak log] in
+            Disposables.create { [weak recorder] in
                 let remove = {
-                    // Only this log's recorder: another log may have
-                    // replaced it meanwhile.
+                    // Only this attachment's recorder: another log, or this
+                    // log attached again, may have replaced it meanwhile.
                     guard let (current, _) = attachment.exchange(nil) else { return }
-                    if let current, current.log !== log {
+                    if let current, current !== recorder {
                         _ = attachment.exchange(current)
                     } else {
                         current?.disconnect()
