@@ -117,14 +117,28 @@ extension ObservableProperty: ObservablePropertyType {
     /// Reduces, stores and announces; runs in the property's delivery order.
     @inlinable
     func applyInOrder<Action: ActionType>(_ action: Action) where Action.StateValueType == ValueType {
-        if let recorder {
-            guard recorder.admits(action) else { return }
-            let value = action.reduce(state: source.currentValue())
-            recorder.record(action, value)
-            source.publish(value)
-        } else {
-            source.publish(action.reduce(state: source.currentValue()))
+        // Only a nil test inline: the logged path stays out of the hot one
+        // (state-bench S3).
+        guard recorder == nil else {
+            applyAndRecord(action)
+            return
         }
+        source.publish(action.reduce(state: source.currentValue()))
+    }
+
+    /// Reduces, records in the attached log, stores and announces, or
+    /// rejects the action while the log travels; runs in the property's
+    /// delivery order.
+    @usableFromInline @inline(never)
+    func applyAndRecord<Action: ActionType>(_ action: Action) where Action.StateValueType == ValueType {
+        guard let recorder else {
+            source.publish(action.reduce(state: source.currentValue()))
+            return
+        }
+        guard recorder.admits(action) else { return }
+        let value = action.reduce(state: source.currentValue())
+        recorder.record(action, value)
+        source.publish(value)
     }
 }
 

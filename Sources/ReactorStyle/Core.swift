@@ -261,10 +261,34 @@ public final class Core<StateType: State> {
     /// Applies one event; runs in the core's order.
     @inlinable
     func apply(_ event: Event) {
-        if let recorder, !recorder.admits(event) { return }
+        // Only a nil test inline: the logged path stays out of the hot one
+        // (state-bench S3).
+        guard recorder == nil else {
+            applyAndRecord(event)
+            return
+        }
         working.react(to: event)
-        let state = working
-        recorder?.record(event, state)
+        announce(event, working)
+    }
+
+    /// Applies one event and records it in the attached log, or rejects it
+    /// while the log travels; runs in the core's order.
+    @usableFromInline @inline(never)
+    func applyAndRecord(_ event: Event) {
+        if let recorder {
+            guard recorder.admits(event) else { return }
+            working.react(to: event)
+            recorder.record(event, working)
+        } else {
+            working.react(to: event)
+        }
+        announce(event, working)
+    }
+
+    /// Records `state`, runs the middlewares, then notifies every
+    /// subscriber; runs in the core's order.
+    @inlinable
+    func announce(_ event: Event, _ state: StateType) {
         source.publish(state, notifying: false)
         for middleware in middlewares {
             middleware._process(event: event, state: state)
