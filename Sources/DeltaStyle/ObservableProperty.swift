@@ -55,6 +55,9 @@ public final class ObservableProperty<ValueType> {
     ///
     /// Only touched in the property's order. With none attached, a dispatch pays one load.
     @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<any ActionType<ValueType>, ValueType>?
+    /// Whether `recorder` is set: the hot path tests this flag, which
+    /// costs no retain (state-bench S3). Only touched in the same order.
+    @usableFromInline @exclusivity(unchecked) var isRecording = false
 
     /// Creates a property holding `value`.
     ///
@@ -119,7 +122,7 @@ extension ObservableProperty: ObservablePropertyType {
     func applyInOrder<Action: ActionType>(_ action: Action) where Action.StateValueType == ValueType {
         // Only a nil test inline: the logged path stays out of the hot one
         // (state-bench S3).
-        guard recorder == nil else {
+        guard !isRecording else {
             applyAndRecord(action)
             return
         }
@@ -204,7 +207,10 @@ extension ObservableProperty {
                 snapshot: snapshot,
                 exchange: { [weak self] recorder in
                     guard let self else { return nil }
-                    defer { self.recorder = recorder }
+                    defer {
+                        self.recorder = recorder
+                        isRecording = recorder != nil
+                    }
                     return (self.recorder, source.currentValue())
                 },
                 moveTo: moveTo

@@ -75,6 +75,9 @@ open class Store<State: StateType>: StoreType {
     ///
     /// Only touched in the store's order. With none attached, a dispatch pays one load.
     @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<any Action, State>?
+    /// Whether `recorder` is set: the hot path tests this flag, which
+    /// costs no retain (state-bench S3). Only touched in the same order.
+    @usableFromInline @exclusivity(unchecked) var isRecording = false
 
     /// The state after every action reduced so far, including ignorable ones.
     ///
@@ -157,30 +160,10 @@ open class Store<State: StateType>: StoreType {
     @inlinable
     public final func dispatch(_ action: Action) {
         source.inOrder {
-            start(action)
+            pass(action, from: 0)
         } orLater: {
-            { self.start(action) }
+            { self.pass(action, from: 0) }
         }
-    }
-
-    /// Starts `action` down the pipeline, unless an attached log is
-    /// travelling.
-    ///
-    /// Runs in the store's order.
-    @inlinable
-    final func start(_ action: Action) {
-        // Only a nil test inline: the logged path stays out of the hot one
-        // (state-bench S3).
-        guard recorder == nil || admitsWhileLogged(action) else { return }
-        pass(action, from: 0)
-    }
-
-    /// Whether the attached log lets `action` in (not while travelling).
-    ///
-    /// Runs in the store's order.
-    @usableFromInline @inline(never)
-    final func admitsWhileLogged(_ action: Action) -> Bool {
-        recorder?.admits(action) ?? true
     }
 
     /// Hands `action` to the middleware at `index`, or to the reducer after
@@ -201,6 +184,10 @@ open class Store<State: StateType>: StoreType {
     /// Runs in the store's order.
     @usableFromInline
     final func passToMiddleware(_ action: Action, at index: Int) {
+        // An attached log that is travelling rejects a dispatched action
+        // before any middleware sees it. (Without middlewares, the reducer's
+        // step checks: the dispatch path itself has no check.)
+        if index == 0, let recorder, !recorder.admits(action) { return }
         let step = MiddlewareStep(store: self, index: index)
         let disposable = middlewares[index].on(self, action: action) { [step] next in step.next(next) }
         step.finishSynchronousPass(returning: disposable)
@@ -211,7 +198,9 @@ open class Store<State: StateType>: StoreType {
     /// Runs in the store's order.
     @inlinable
     final func reduceAndPublish(_ action: Action) {
-        guard recorder == nil else {
+        // Only a flag test inline: the logged path stays out of the hot one
+        // (state-bench S3).
+        guard !isRecording else {
             reduceRecordAndPublish(action)
             return
         }
@@ -293,7 +282,10 @@ extension Store {
                 snapshot: { $0 },
                 exchange: { [weak self] recorder in
                     guard let self else { return nil }
-                    defer { self.recorder = recorder }
+                    defer {
+                        self.recorder = recorder
+                        isRecording = recorder != nil
+                    }
                     return (self.recorder, self.working)
                 },
                 moveTo: { [weak self] state, leaving in

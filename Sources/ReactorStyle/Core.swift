@@ -73,6 +73,9 @@ public final class Core<StateType: State> {
     ///
     /// Only touched in the core's order. With none attached, an event pays one load.
     @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<any Event, StateType>?
+    /// Whether `recorder` is set: the hot path tests this flag, which
+    /// costs no retain (state-bench S3). Only touched in the same order.
+    @usableFromInline @exclusivity(unchecked) var isRecording = false
 
     /// The current state: the result of every event applied so far.
     ///
@@ -263,16 +266,25 @@ public final class Core<StateType: State> {
     func apply(_ event: Event) {
         // Only a nil test inline: the logged path stays out of the hot one
         // (state-bench S3).
-        guard recorder == nil else {
+        guard !isRecording else {
             applyAndRecord(event)
             return
         }
         working.react(to: event)
-        announce(event, working)
+        let state = working
+        source.publish(state, notifying: false)
+        for middleware in middlewares {
+            middleware._process(event: event, state: state)
+        }
+        source.deliver(state)
     }
 
     /// Applies one event and records it in the attached log, or rejects it
     /// while the log travels; runs in the core's order.
+    ///
+    /// Out of line and separate from ``apply(_:)`` (whose last four lines
+    /// it repeats), so that the path with no log attached stays as small as
+    /// it was: a shared helper was not inlined (state-bench S3, callgrind).
     @usableFromInline @inline(never)
     func applyAndRecord(_ event: Event) {
         if let recorder {
@@ -282,13 +294,7 @@ public final class Core<StateType: State> {
         } else {
             working.react(to: event)
         }
-        announce(event, working)
-    }
-
-    /// Records `state`, runs the middlewares, then notifies every
-    /// subscriber; runs in the core's order.
-    @inlinable
-    func announce(_ event: Event, _ state: StateType) {
+        let state = working
         source.publish(state, notifying: false)
         for middleware in middlewares {
             middleware._process(event: event, state: state)
@@ -331,7 +337,10 @@ extension Core {
                 snapshot: { $0 },
                 exchange: { [weak self] recorder in
                     guard let self else { return nil }
-                    defer { self.recorder = recorder }
+                    defer {
+                        self.recorder = recorder
+                        isRecording = recorder != nil
+                    }
                     return (self.recorder, self.working)
                 },
                 moveTo: { [weak self] state, leaving in

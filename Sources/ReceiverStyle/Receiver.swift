@@ -59,6 +59,9 @@ public final class Receiver<Wave> {
     ///
     /// Only touched in the receiver's order. With none attached, a wave pays one load.
     @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<Wave, Wave>?
+    /// Whether `recorder` is set: the hot path tests this flag, which
+    /// costs no retain (state-bench S3). Only touched in the same order.
+    @usableFromInline @exclusivity(unchecked) var isRecording = false
 
     @usableFromInline
     init(strategy: Strategy) {
@@ -129,7 +132,7 @@ public final class Receiver<Wave> {
     func broadcastInOrder(_ wave: Wave) {
         // Only a nil test inline: the logged path stays out of the hot one
         // (state-bench S1 and S3).
-        if recorder != nil { record(wave) }
+        if isRecording { record(wave) }
         source.publish(wave)
     }
 
@@ -173,7 +176,10 @@ extension Receiver {
                 snapshot: { $0 },
                 exchange: { [weak self] recorder in
                     guard let self else { return nil }
-                    defer { self.recorder = recorder }
+                    defer {
+                        self.recorder = recorder
+                        isRecording = recorder != nil
+                    }
                     return (self.recorder, nil)
                 },
                 moveTo: nil
