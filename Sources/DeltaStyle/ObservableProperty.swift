@@ -55,8 +55,10 @@ public final class ObservableProperty<ValueType> {
     ///
     /// Only touched in the property's order. With none attached, a dispatch pays one load.
     @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<any ActionType<ValueType>, ValueType>?
-    /// Whether `recorder` is set: the hot path tests this flag, which
-    /// costs no retain (state-bench S3). Only touched in the same order.
+    /// Whether `recorder` is set.
+    ///
+    /// The hot path tests this flag, which costs no retain (state-bench
+    /// S3). Only touched in the same order.
     @usableFromInline @exclusivity(unchecked) var isRecording = false
 
     /// Creates a property holding `value`.

@@ -75,8 +75,10 @@ open class Store<State: StateType>: StoreType {
     ///
     /// Only touched in the store's order. With none attached, a dispatch pays one load.
     @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<any Action, State>?
-    /// Whether `recorder` is set: the hot path tests this flag, which
-    /// costs no retain (state-bench S3). Only touched in the same order.
+    /// Whether `recorder` is set.
+    ///
+    /// The hot path tests this flag, which costs no retain (state-bench
+    /// S3). Only touched in the same order.
     @usableFromInline @exclusivity(unchecked) var isRecording = false
 
     /// The state after every action reduced so far, including ignorable ones.

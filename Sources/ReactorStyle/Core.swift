@@ -73,8 +73,10 @@ public final class Core<StateType: State> {
     ///
     /// Only touched in the core's order. With none attached, an event pays one load.
     @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<any Event, StateType>?
-    /// Whether `recorder` is set: the hot path tests this flag, which
-    /// costs no retain (state-bench S3). Only touched in the same order.
+    /// Whether `recorder` is set.
+    ///
+    /// The hot path tests this flag, which costs no retain (state-bench
+    /// S3). Only touched in the same order.
     @usableFromInline @exclusivity(unchecked) var isRecording = false
 
     /// The current state: the result of every event applied so far.

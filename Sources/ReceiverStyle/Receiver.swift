@@ -59,8 +59,10 @@ public final class Receiver<Wave> {
     ///
     /// Only touched in the receiver's order. With none attached, a wave pays one load.
     @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<Wave, Wave>?
-    /// Whether `recorder` is set: the hot path tests this flag, which
-    /// costs no retain (state-bench S3). Only touched in the same order.
+    /// Whether `recorder` is set.
+    ///
+    /// The hot path tests this flag, which costs no retain (state-bench
+    /// S3). Only touched in the same order.
     @usableFromInline @exclusivity(unchecked) var isRecording = false
 
     @usableFromInline

@@ -7,14 +7,19 @@ enum Chart {
     private static let flavourColours: [String: String] = [
         "reactor": "#c0392b", "ducks": "#2e86c1", "ducks.relay": "#5dade2", "ducks.store": "#2e86c1",
         "receiver": "#28b463", "delta": "#8e44ad", "delta.store": "#a569bd",
+        // With an ActionLog attached: the flavour's colour, lighter.
+        "reactor.log": "#e6b0aa", "ducks.log": "#aed6f1", "receiver.log": "#abebc6", "delta.log": "#d2b4de",
     ]
+    /// Legend entries per row.
+    private static let legendColumns = 9
     private static let width = 1200.0
     private static let panelHeight = 220.0
     private static let left = 70.0
 
     static func svg(results: [BenchResult], memory: [MemoryResult]) -> String {
         var body: [String] = []
-        var top = 60.0
+        let legendRows = (flavourColours.count + legendColumns - 1) / legendColumns
+        var top = 60.0 + Double(legendRows - 1) * 18
         let scenarios = results.reduce(into: [String]()) { names, result in
             if !names.contains(result.scenario) { names.append(result.scenario) }
         }
@@ -29,17 +34,19 @@ enum Chart {
             top += panelHeight + 50
         }
         let legend = flavourColours.keys.sorted().enumerated().map { index, flavour in
-            let x = left + Double(index) * 120
+            let x = left + Double(index % legendColumns) * 120
+            let y = 30 + Double(index / legendColumns) * 18
             return
-                "<rect x=\"\(x)\" y=\"30\" width=\"12\" height=\"12\" fill=\"\(flavourColours[flavour] ?? "#777")\"/>"
-                + "<text x=\"\(x + 16)\" y=\"41\">\(flavour)</text>"
+                "<rect x=\"\(x)\" y=\"\(y)\" width=\"12\" height=\"12\" fill=\"\(flavourColours[flavour] ?? "#777")\"/>"
+                + "<text x=\"\(x + 16)\" y=\"\(y + 11)\">\(flavour)</text>"
         }
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(top))" \
             viewBox="0 0 \(Int(width)) \(Int(top))" font-family="sans-serif" font-size="12">
             <rect width="100%" height="100%" fill="white"/>
             <text x="\(left)" y="20" font-size="15" font-weight="bold">state-bench: \
-            time per unit as a multiple of the floor (log scale); ticks mark the targets</text>
+            time per unit as a multiple of the floor (log scale); ticks mark the targets; \
+            *.log: with an ActionLog attached</text>
             \(legend.joined(separator: "\n"))
             \(body.joined(separator: "\n"))
             </svg>
