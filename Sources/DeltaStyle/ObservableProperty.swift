@@ -231,7 +231,7 @@ extension ObservableProperty {
     /// - Parameters:
     ///   - recording: A session read from an exported log.
     ///   - snapshot: Reads the state as a plain value, as when recording.
-    /// - Throws: ``ReplayMismatch`` at the first snapshot that differs from
+    /// - Throws: ``/StateCore/ReplayMismatch`` at the first snapshot that differs from
     ///   the recording, with what differs.
     public func replay<Snapshot: Equatable>(
         _ recording: ActionRecording<any ActionType<ValueType>, Snapshot>,

@@ -103,7 +103,7 @@ extension StoreType {
     /// - Parameters:
     ///   - recording: A session read from an exported log.
     ///   - snapshot: Reads the state as a plain value, as when recording.
-    /// - Throws: ``ReplayMismatch`` at the first snapshot that differs.
+    /// - Throws: ``/StateCore/ReplayMismatch`` at the first snapshot that differs.
     public func replay<Value, Snapshot: Equatable>(
         _ recording: ActionRecording<any ActionType<Value>, Snapshot>,
         snapshot: @escaping (Value) -> Snapshot

@@ -310,7 +310,7 @@ extension Store {
     /// nothing.
     ///
     /// - Parameter recording: A session read from an exported log.
-    /// - Throws: ``ReplayMismatch`` at the first state that differs from the
+    /// - Throws: ``/StateCore/ReplayMismatch`` at the first state that differs from the
     ///   recording, with what differs.
     public final func replay(_ recording: ActionRecording<any Action, State>) throws(ReplayMismatch)
     where State: Equatable {

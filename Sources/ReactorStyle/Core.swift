@@ -364,7 +364,7 @@ extension Core {
     /// at once and changes nothing.
     ///
     /// - Parameter recording: A session read from an exported log.
-    /// - Throws: ``ReplayMismatch`` at the first state that differs from the
+    /// - Throws: ``/StateCore/ReplayMismatch`` at the first state that differs from the
     ///   recording, with what differs.
     public func replay(_ recording: ActionRecording<any Event, StateType>) throws(ReplayMismatch)
     where StateType: Equatable {

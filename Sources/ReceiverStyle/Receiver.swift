@@ -153,7 +153,7 @@ extension Receiver {
     /// Attaches `log`: from now on every wave this receiver delivers is
     /// recorded, in delivery order, as both the input and the state after
     /// it (a receiver has no state beyond its waves, so the log only
-    /// records: ``ActionLog/travel(to:)`` throws `notSupported`).
+    /// records: ``/StateCore/ActionLog/travel(to:)`` throws `notSupported`).
     ///
     /// ```swift
     /// let log = ActionLog<Int, Int>(capacity: 100)
@@ -200,7 +200,7 @@ extension Receiver.Transmitter {
     /// nothing.
     ///
     /// - Parameter recording: A session read from an exported log.
-    /// - Throws: ``ReplayMismatch`` at the first wave that differs from the
+    /// - Throws: ``/StateCore/ReplayMismatch`` at the first wave that differs from the
     ///   recording.
     public func replay(_ recording: ActionRecording<Wave, Wave>) throws(ReplayMismatch) where Wave: Equatable {
         guard !receiver.source.isInDeliveryOrder else { throw .insideTheStore }
