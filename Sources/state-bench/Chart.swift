@@ -85,14 +85,16 @@ enum Chart {
                 let barTop = y(ratio, top: top)
                 let baseY = y(0.5, top: top)
                 parts.append(
-                    "<rect x=\"\(x)\" y=\"\(barTop)\" width=\"\(barWidth - 4)\" height=\"\(baseY - barTop)\" "
+                    "<rect class=\"bar\" data-case=\"\(bar.scenario) \(variant) \(bar.flavour)\" "
+                        + "x=\"\(x)\" y=\"\(barTop)\" width=\"\(barWidth - 4)\" height=\"\(baseY - barTop)\" "
                         + "fill=\"\(flavourColours[bar.flavour] ?? "#777")\"><title>\(bar.flavour) \(variant): "
                         + "\(format(ratio))×</title></rect>"
                 )
                 if let target = Targets.multiple(scenario: bar.scenario, variant: variant, flavour: bar.flavour) {
                     let targetY = y(target, top: top)
                     parts.append(
-                        "<line x1=\"\(x - 2)\" x2=\"\(x + barWidth - 2)\" y1=\"\(targetY)\" y2=\"\(targetY)\" "
+                        "<line class=\"target\" data-case=\"\(bar.scenario) \(variant) \(bar.flavour)\" "
+                            + "x1=\"\(x - 2)\" x2=\"\(x + barWidth - 2)\" y1=\"\(targetY)\" y2=\"\(targetY)\" "
                             + "stroke=\"black\" stroke-width=\"2\"/>"
                     )
                 }

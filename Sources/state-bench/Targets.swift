@@ -50,9 +50,9 @@ enum Targets {
     ///
     /// The most specific entry wins. A
     /// flavour measured with an `ActionLog` attached (`ducks.log`) has none:
-    /// it shows what inspecting costs.
+    /// it shows what inspecting costs; nor has a baseline, the floor itself.
     static func multiple(scenario: String, variant: String, flavour: String) -> Double? {
-        if flavour.hasSuffix(".log") { return nil }
+        if flavour.hasSuffix(".log") || flavour.hasPrefix("baseline") { return nil }
         let family = flavour.split(separator: ".").first.map(String.init) ?? flavour
         let matching = table.filter { target in
             target.scenario == scenario && (target.variant == nil || target.variant == variant)

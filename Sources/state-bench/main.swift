@@ -134,6 +134,7 @@ if json {
         ]
         object["ratioToBaseline"] = result.ratioToBaseline.map { ($0 * 100).rounded() / 100 }
         object["baseline"] = result.floor
+        object["target"] = Targets.multiple(scenario: result.scenario, variant: result.variant, flavour: result.flavour)
         if let note = result.note { object["note"] = note }
         return object
     }
