@@ -135,6 +135,10 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         memory.modify { ($0.entries, $0.start) }
     }
 
+    /// The state before the oldest entry kept (the state when the log was
+    /// attached, if nothing was dropped); nil for a log never attached.
+    public var startingState: State? { memory.value.start?.state }
+
     /// How many entries were dropped to keep within ``capacity``.
     public var droppedCount: Int { memory.value.droppedCount }
 
@@ -161,16 +165,33 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
     /// - Throws: ``TravelError`` when the log is detached, the flavour has
     ///   no time travel, or no state with that sequence number is kept.
     public func travel(to sequence: Int) throws(TravelError) {
-        let (connection, target) = try memory.value.travelTarget(sequence)
+        let (connection, _) = try memory.value.travelTarget(sequence)
+        // The target is read again in the store's order: until then a
+        // resume on another thread may drop the entry, or renumber.
+        var failure: TravelError?
+        var returned = false
         connection.inOrder { [self] in
-            // Re-checked in order: the log may have moved on meanwhile.
-            guard memory.modify({ $0.isConnected(connection) }) else { return }
-            // Recorded before the observers hear the state: inside them the
-            // log already says where the store is.
-            connection.move(target) { left in
-                memory.modify { $0.beginTravel(at: sequence, leaving: left) }
+            let resolved = Result { () throws(TravelError) in try memory.value.travelTarget(sequence) }
+            switch resolved {
+            case .success(let (current, target)) where current.owner == connection.owner:
+                // Recorded before the observers hear the state: inside them
+                // the log already says where the store is.
+                current.move(target) { left in
+                    memory.modify { $0.beginTravel(at: sequence, leaving: left) }
+                }
+            case .success:
+                failure = .notAttached
+            case .failure(let error):
+                failure = error
+            }
+            if returned, let failure {
+                // Queued behind the store's work: the caller has gone on.
+                Diagnostics.report(
+                    Diagnostic(module: connection.flavour, message: "a queued travel was not made: \(failure)"))
             }
         }
+        returned = true
+        if let failure { throw failure }
     }
 
     /// Moves the store back to the state it had before travelling.
