@@ -74,7 +74,9 @@ let package = Package(
             name: "StateTourTests",
             dependencies: [
                 "state-tour", "Scenarios", "TestSupport", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle",
-            ]
+            ],
+            // Read by path: a recorded session that every run replays.
+            exclude: ["session-recording.jsonl"]
         ),
     ],
     swiftLanguageModes: [.v6]

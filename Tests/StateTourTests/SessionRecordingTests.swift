@@ -24,6 +24,27 @@ struct SessionRecordingTests {
         }
     }
 
+    @Test("the committed recording of the session still replays, state for state, in every flavour")
+    func committedRecordingReplays() throws {
+        // Recorded with `swift run state-tour --record Tests/StateTourTests/session-recording.jsonl`.
+        // A change to a flavour's session app that alters any state fails
+        // here with the entry and what differs; re-record only when the
+        // change is meant.
+        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appending(path: "session-recording.jsonl")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        for outcome in SessionRecording.replay(text, Flavour.allCases) {
+            switch outcome.result {
+            case .success(let count):
+                #expect(count == 104, "\(outcome.flavour.product)")
+            case .failure(let failure):
+                let rerecord = "swift run state-tour --record Tests/StateTourTests/session-recording.jsonl"
+                Issue.record(
+                    "\(outcome.flavour.product): \(failure) (re-record with `\(rerecord)` if the change is meant)")
+            }
+        }
+    }
+
     @Test("a state changed in the recording is reported for its flavour only, with what differs")
     func tamperedRecording() throws {
         let text = try SessionRecording.record(Flavour.allCases)
