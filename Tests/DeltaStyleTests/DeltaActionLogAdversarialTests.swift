@@ -111,23 +111,6 @@ struct DeltaActionLogAdversarialTests {
     }
 }
 
-/// Runs `body` on a thread and fails the test if it has not returned within
-/// `seconds`.
-private func bounded(
-    seconds: Int = 10,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: @escaping @Sendable () throws -> Void
-) throws {
-    let done = DispatchSemaphore(value: 0)
-    let failure = LockedValue<(any Error)?>(nil)
-    Thread {
-        do { try body() } catch { failure.modify { $0 = error } }
-        done.signal()
-    }.start()
-    waitFor(done, seconds: seconds, "deadlock: the work did not finish", sourceLocation: sourceLocation)
-    if let error = failure.value { throw error }
-}
-
 /// A graph of properties.
 private final class Shed: Sendable {
     let tools = ObservableProperty<[String]>([])

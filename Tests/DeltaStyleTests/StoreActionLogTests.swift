@@ -32,13 +32,15 @@ struct DeltaActionLogTests {
     }
 
     @Test("with several threads dispatching, the log's order is the order applied")
-    func concurrentDispatches() {
+    func concurrentDispatches() throws {
         let store = LibraryStore()
         let log = ActionLog<any ActionType<Library>, Shelf>(capacity: 1_000)
         store.attach(log, snapshot: Shelf.init)
         let property = store.state
-        onThreads(4) { thread in
-            for index in 0..<50 { property.apply(Shelve(title: "\(thread)-\(index)")) }
+        try bounded {
+            onThreads(4) { thread in
+                for index in 0..<50 { property.apply(Shelve(title: "\(thread)-\(index)")) }
+            }
         }
         let entries = log.entries
         #expect(entries.map(\.state.titles.count) == Array(1...200))

@@ -728,23 +728,6 @@ struct StoreActionLogAdversarialTests {
 
 // MARK: Helpers
 
-/// Runs `body` on a thread and fails the test if it has not returned within
-/// `seconds` (a deadlock fails instead of hanging the suite).
-private func bounded(
-    seconds: Int = 10,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: @escaping @Sendable () throws -> Void
-) throws {
-    let done = DispatchSemaphore(value: 0)
-    let failure = LockedValue<(any Error)?>(nil)
-    Thread {
-        do { try body() } catch { failure.modify { $0 = error } }
-        done.signal()
-    }.start()
-    waitFor(done, seconds: seconds, "deadlock: the work did not finish", sourceLocation: sourceLocation)
-    if let error = failure.value { throw error }
-}
-
 /// Sequences strictly increase and, where consecutive, each entry starts
 /// from the state the one before ended with.
 private func expectChain(

@@ -183,15 +183,17 @@ struct StoreActionLogTests {
     }
 
     @Test("with several threads dispatching, the log's order is the order applied")
-    func concurrentDispatches() {
+    func concurrentDispatches() throws {
         let store = Store(reducer: CartReducer(), state: Cart(), middlewares: [])
         let log = ActionLog<any Action, Cart>(capacity: 1_000)
         store.attach(log)
         let heard = Recorder<[String]>()
         let bag = DisposeBag()
         store.newState.subscribe(onNext: { heard.append($0.items) }).disposed(by: bag)
-        onThreads(4) { thread in
-            for index in 0..<50 { store.dispatch(AddItem(name: "\(thread)-\(index)")) }
+        try bounded {
+            onThreads(4) { thread in
+                for index in 0..<50 { store.dispatch(AddItem(name: "\(thread)-\(index)")) }
+            }
         }
         let entries = log.entries
         #expect(entries.count == 200)
@@ -206,14 +208,16 @@ struct StoreActionLogTests {
         let log = ActionLog<any Action, Cart>(capacity: 1_000)
         store.attach(log)
         store.dispatch(AddItem(name: "start"))
-        onThreads(3) { thread in
-            if thread == 0 {
-                for _ in 0..<20 {
-                    try? log.travel(to: 1)
-                    log.returnToPresent()
+        try bounded {
+            onThreads(3) { thread in
+                if thread == 0 {
+                    for _ in 0..<20 {
+                        try? log.travel(to: 1)
+                        log.returnToPresent()
+                    }
+                } else {
+                    for index in 0..<50 { store.dispatch(AddItem(name: "\(thread)-\(index)")) }
                 }
-            } else {
-                for index in 0..<50 { store.dispatch(AddItem(name: "\(thread)-\(index)")) }
             }
         }
         #expect(log.travelPosition == nil)

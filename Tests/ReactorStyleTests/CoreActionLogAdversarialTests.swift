@@ -203,23 +203,6 @@ struct CoreActionLogAdversarialTests {
     }
 }
 
-/// Runs `body` on a thread and fails the test if it has not returned within
-/// `seconds`.
-private func bounded(
-    seconds: Int = 10,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    _ body: @escaping @Sendable () throws -> Void
-) throws {
-    let done = DispatchSemaphore(value: 0)
-    let failure = LockedValue<(any Error)?>(nil)
-    Thread {
-        do { try body() } catch { failure.modify { $0 = error } }
-        done.signal()
-    }.start()
-    waitFor(done, seconds: seconds, "deadlock: the work did not finish", sourceLocation: sourceLocation)
-    if let error = failure.value { throw error }
-}
-
 private struct Tally: State, Equatable, Codable, Sendable {
     var total = 0
 

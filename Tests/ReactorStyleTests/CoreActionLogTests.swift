@@ -23,14 +23,16 @@ struct CoreActionLogTests {
     }
 
     @Test("with several threads firing, the log's order is the order applied")
-    func concurrentFires() {
+    func concurrentFires() throws {
         let core = Core(state: Score())
         let log = ActionLog<any Event, Score>(capacity: 1_000)
         core.attach(log)
         let subscriber = Collector()
         core.add(subscriber: subscriber, notifyOn: ImmediateScheduler())
-        onThreads(4) { _ in
-            for _ in 0..<50 { core.fire(event: Gain(points: 1)) }
+        try bounded {
+            onThreads(4) { _ in
+                for _ in 0..<50 { core.fire(event: Gain(points: 1)) }
+            }
         }
         #expect(log.entries.map(\.state.points) == Array(1...200))
         #expect(subscriber.states.values == Array(0...200), "the initial state, then every entry's, in order")

@@ -45,15 +45,17 @@ struct ReceiverActionLogTests {
     }
 
     @Test("with several threads broadcasting, the log's order is the order delivered")
-    func concurrentBroadcasts() {
+    func concurrentBroadcasts() throws {
         let (transmitter, receiver) = Receiver<Int>.make()
         let log = ActionLog<Int, Int>(capacity: 1_000)
         receiver.attach(log)
         let heard = Recorder<Int>()
         let disposable = receiver.listen { heard.append($0) }
         defer { disposable.dispose() }
-        onThreads(4) { thread in
-            for index in 0..<50 { transmitter.broadcast(thread * 1_000 + index) }
+        try bounded {
+            onThreads(4) { thread in
+                for index in 0..<50 { transmitter.broadcast(thread * 1_000 + index) }
+            }
         }
         #expect(log.entries.map(\.input) == heard.values)
         #expect(log.entries.count == 200)

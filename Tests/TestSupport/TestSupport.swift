@@ -55,6 +55,26 @@ package func waitFor(
     #expect(result == .success, comment, sourceLocation: sourceLocation)
 }
 
+/// Runs `body` on a thread of its own and waits for it at most `seconds`.
+///
+/// Fails the test at the caller's location if `body` has not finished by
+/// then: a deadlock fails instead of hanging the suite (the stuck thread is
+/// abandoned). Rethrows what `body` threw.
+package func bounded(
+    seconds: Int = 10,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: @escaping @Sendable () throws -> Void
+) throws {
+    let done = DispatchSemaphore(value: 0)
+    let failure = LockedValue<(any Error)?>(nil)
+    Thread {
+        do { try body() } catch { failure.modify { $0 = error } }
+        done.signal()
+    }.start()
+    waitFor(done, seconds: seconds, "deadlock: the work did not finish", sourceLocation: sourceLocation)
+    if let error = failure.value { throw error }
+}
+
 /// Requires, at compile time, that `value` is `Sendable`.
 package func requireSendable<T: Sendable>(_ value: T) {}
 
