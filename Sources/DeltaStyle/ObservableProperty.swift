@@ -209,11 +209,9 @@ extension ObservableProperty {
                 snapshot: snapshot,
                 exchange: { [weak self] recorder in
                     guard let self else { return nil }
-                    defer {
-                        self.recorder = recorder
-                        isRecording = recorder != nil
-                    }
-                    return (self.recorder, source.currentValue())
+                    let replaced = InputRecorder.exchange(
+                        recorder, in: self, recorderAt: \.recorder, flagAt: \.isRecording)
+                    return (replaced, source.currentValue())
                 },
                 moveTo: moveTo
             )

@@ -278,24 +278,13 @@ extension Store {
     public final func attach(_ log: ActionLog<any Action, State>) -> Disposable {
         source.attach(
             log,
-            LogAttachment(
+            .store(
                 flavour: "DucksStyle",
                 owner: self,
-                snapshot: { $0 },
-                exchange: { [weak self] recorder in
-                    guard let self else { return nil }
-                    defer {
-                        self.recorder = recorder
-                        isRecording = recorder != nil
-                    }
-                    return (self.recorder, self.working)
-                },
-                moveTo: { [weak self] state, leaving in
-                    guard let self else { return }
-                    leaving(working)
-                    working = state
-                    source.publish(state)
-                }
+                recorder: \.recorder,
+                isRecording: \.isRecording,
+                working: \.working,
+                source: source
             )
         )
     }

@@ -178,11 +178,9 @@ extension Receiver {
                 snapshot: { $0 },
                 exchange: { [weak self] recorder in
                     guard let self else { return nil }
-                    defer {
-                        self.recorder = recorder
-                        isRecording = recorder != nil
-                    }
-                    return (self.recorder, nil)
+                    let replaced = InputRecorder.exchange(
+                        recorder, in: self, recorderAt: \.recorder, flagAt: \.isRecording)
+                    return (replaced, nil)
                 },
                 moveTo: nil
             )

@@ -63,6 +63,59 @@ package struct LogAttachment<Input, Value, Snapshot> {
     }
 }
 
+extension InputRecorder {
+    /// Puts `recorder` in a store's fields and returns the one they held.
+    ///
+    /// A store keeps its log's recorder and a flag saying one is set, both
+    /// touched only in its delivery order: the hot path tests the plain
+    /// flag, since testing the optional reference (or a struct holding it)
+    /// retains and releases it per input (state-bench S3, callgrind).
+    package static func exchange<Owner: AnyObject>(
+        _ recorder: InputRecorder<Input, Value>?,
+        in owner: Owner,
+        recorderAt field: ReferenceWritableKeyPath<Owner, InputRecorder<Input, Value>?>,
+        flagAt flag: ReferenceWritableKeyPath<Owner, Bool>
+    ) -> InputRecorder<Input, Value>? {
+        defer {
+            owner[keyPath: field] = recorder
+            owner[keyPath: flag] = recorder != nil
+        }
+        return owner[keyPath: field]
+    }
+}
+
+extension LogAttachment where Snapshot == Value {
+    /// The attachment of a store that keeps its state in `working` and
+    /// publishes it through `source` (the Ducks store, the Reactor core):
+    /// the log records the state itself, and a travel sets `working` and
+    /// publishes it.
+    package static func store<Owner: AnyObject>(
+        flavour: String,
+        owner: Owner,
+        recorder: ReferenceWritableKeyPath<Owner, InputRecorder<Input, Value>?>,
+        isRecording: ReferenceWritableKeyPath<Owner, Bool>,
+        working: ReferenceWritableKeyPath<Owner, Value>,
+        source: StateSource<CurrentValue<Value>>
+    ) -> LogAttachment {
+        LogAttachment(
+            flavour: flavour,
+            owner: owner,
+            snapshot: { $0 },
+            exchange: { [weak owner] new in
+                guard let owner else { return nil }
+                let replaced = InputRecorder.exchange(new, in: owner, recorderAt: recorder, flagAt: isRecording)
+                return (replaced, owner[keyPath: working])
+            },
+            moveTo: { [weak owner] state, leaving in
+                guard let owner else { return }
+                leaving(owner[keyPath: working])
+                owner[keyPath: working] = state
+                source.publish(state)
+            }
+        )
+    }
+}
+
 extension StateSource {
     /// Attaches `log` to the store that owns this source, in the source's
     /// delivery order (after the current work, from inside it).
