@@ -7,41 +7,51 @@ let package = Package(
     // Synchronization's `Atomic` (used by StateCore's registry) sets the floor on Apple platforms.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
+        // The four flavours: each re-exports StateCore.
         .library(name: "ReactorStyle", targets: ["ReactorStyle"]),
         .library(name: "DucksStyle", targets: ["DucksStyle"]),
         .library(name: "ReceiverStyle", targets: ["ReceiverStyle"]),
         .library(name: "DeltaStyle", targets: ["DeltaStyle"]),
-        .library(name: "StateConformance", targets: ["StateConformance", "StateConformanceTesting"]),
+        // The tools, one job each.
+        .library(name: "StateInspector", targets: ["StateInspector"]),
+        .library(name: "StateConformance", targets: ["StateConformance"]),
         .library(name: "StateTesting", targets: ["StateTesting"]),
+        // Each flavour's test front: that flavour and StateTesting, nothing else.
+        .library(name: "ReactorStyleTesting", targets: ["ReactorStyleTesting"]),
+        .library(name: "DucksStyleTesting", targets: ["DucksStyleTesting"]),
+        .library(name: "ReceiverStyleTesting", targets: ["ReceiverStyleTesting"]),
+        .library(name: "DeltaStyleTesting", targets: ["DeltaStyleTesting"]),
         .executable(name: "state-tour", targets: ["state-tour"]),
         .executable(name: "state-conformance", targets: ["state-conformance"]),
     ],
     targets: [
+        // The mechanism: locks, disposables, schedulers, the registry, the
+        // state source, and the seams the inspector reads. No Foundation.
         .target(name: "StateCore"),
-        .target(name: "ReactorStyle", dependencies: ["StateCore"]),
-        .target(name: "DucksStyle", dependencies: ["StateCore"]),
-        .target(name: "ReceiverStyle", dependencies: ["StateCore"]),
-        .target(name: "DeltaStyle", dependencies: ["StateCore"]),
+        .target(name: "StateInspector", dependencies: ["StateCore"]),
+        .target(name: "ReactorStyle", dependencies: ["StateCore", "StateInspector"]),
+        .target(name: "DucksStyle", dependencies: ["StateCore", "StateInspector"]),
+        .target(name: "ReceiverStyle", dependencies: ["StateCore", "StateInspector"]),
+        .target(name: "DeltaStyle", dependencies: ["StateCore", "StateInspector"]),
+        .target(name: "StateConformance", dependencies: ["StateCore", "StateInspector"]),
+        // The one library that imports the test frameworks.
+        .target(name: "StateTesting", dependencies: ["StateCore", "StateInspector", "StateConformance"]),
+        .target(name: "ReactorStyleTesting", dependencies: ["StateTesting", "ReactorStyle"]),
+        .target(name: "DucksStyleTesting", dependencies: ["StateTesting", "DucksStyle"]),
+        .target(name: "ReceiverStyleTesting", dependencies: ["StateTesting", "ReceiverStyle"]),
+        .target(name: "DeltaStyleTesting", dependencies: ["StateTesting", "DeltaStyle"]),
+        // Not a product: the package's own sources adapted to the rules, for
+        // the scorecard command and the tests.
         .target(
-            name: "StateConformance",
-            dependencies: ["StateCore", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
+            name: "PackageSources",
+            dependencies: ["StateConformance", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
         ),
-        // The one target that imports the test frameworks, shared by the kits'
-        // runners; the kits' cores (and the scorecard command) do not.
-        .target(name: "StateReporting"),
-        .target(name: "StateConformanceTesting", dependencies: ["StateConformance", "StateReporting"]),
-        .executableTarget(name: "state-conformance", dependencies: ["StateConformance"]),
-        .target(
-            name: "StateTesting",
-            dependencies: [
-                "StateCore", "StateConformance", "StateReporting", "ReactorStyle", "DucksStyle", "ReceiverStyle",
-                "DeltaStyle",
-            ]
-        ),
+        .executableTarget(name: "state-conformance", dependencies: ["StateConformance", "PackageSources"]),
         .target(
             name: "Scenarios",
             dependencies: [
-                "StateCore", "StateConformance", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle",
+                "StateCore", "StateInspector", "StateConformance", "ReactorStyle", "DucksStyle", "ReceiverStyle",
+                "DeltaStyle",
             ]
         ),
         .executableTarget(
@@ -51,29 +61,41 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["StateCore"], path: "Tests/TestSupport"),
         .executableTarget(
             name: "state-bench",
-            dependencies: ["ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
+            dependencies: ["StateInspector", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
         ),
         .testTarget(name: "StateCoreTests", dependencies: ["StateCore", "TestSupport"]),
-        .testTarget(name: "ReactorStyleTests", dependencies: ["ReactorStyle", "TestSupport"]),
-        .testTarget(name: "DucksStyleTests", dependencies: ["DucksStyle", "Scenarios", "TestSupport"]),
-        .testTarget(name: "ReceiverStyleTests", dependencies: ["ReceiverStyle", "TestSupport"]),
-        .testTarget(name: "DeltaStyleTests", dependencies: ["DeltaStyle", "TestSupport"]),
+        .testTarget(
+            name: "StateInspectorTests",
+            dependencies: [
+                "StateInspector", "StateCore", "TestSupport", "ReactorStyle", "DucksStyle", "ReceiverStyle",
+                "DeltaStyle", "Scenarios",
+            ]
+        ),
+        .testTarget(name: "ReactorStyleTests", dependencies: ["ReactorStyle", "StateInspector", "TestSupport"]),
+        .testTarget(
+            name: "DucksStyleTests", dependencies: ["DucksStyle", "StateInspector", "Scenarios", "TestSupport"]),
+        .testTarget(name: "ReceiverStyleTests", dependencies: ["ReceiverStyle", "StateInspector", "TestSupport"]),
+        .testTarget(name: "DeltaStyleTests", dependencies: ["DeltaStyle", "StateInspector", "TestSupport"]),
         .testTarget(name: "ConformanceTests", dependencies: ["Scenarios", "StateConformance"]),
         .testTarget(
             name: "StateTestingTests",
             dependencies: [
-                "StateTesting", "Scenarios", "DucksStyle", "ReactorStyle", "ReceiverStyle", "DeltaStyle", "StateCore",
+                "StateTesting", "ReactorStyleTesting", "DucksStyleTesting", "ReceiverStyleTesting",
+                "DeltaStyleTesting", "StateInspector", "Scenarios", "DucksStyle", "ReactorStyle", "ReceiverStyle",
+                "DeltaStyle", "StateCore",
             ]),
         .testTarget(
             name: "StateConformanceTests",
             dependencies: [
-                "StateConformance", "StateConformanceTesting", "StateCore", "TestSupport", "state-conformance",
+                "StateConformance", "StateTesting", "PackageSources", "StateCore", "TestSupport",
+                "state-conformance",
             ]
         ),
         .testTarget(
             name: "StateTourTests",
             dependencies: [
-                "state-tour", "Scenarios", "TestSupport", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle",
+                "state-tour", "Scenarios", "TestSupport", "StateInspector", "ReactorStyle", "DucksStyle",
+                "ReceiverStyle", "DeltaStyle",
             ],
             // Read by path: a recorded session that every run replays.
             exclude: ["session-recording.jsonl"]

@@ -20,7 +20,10 @@ for path in files:
         (folder / "main.swift").write_text(f"// {path}, block {index}\n" + match.group(1))
         targets.append(name)
 
-products = ["ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle", "StateConformance", "StateTesting"]
+products = [
+    "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle", "StateInspector", "StateConformance", "StateTesting",
+    "ReactorStyleTesting", "DucksStyleTesting", "ReceiverStyleTesting", "DeltaStyleTesting",
+]
 dependencies = ", ".join(f'.product(name: "{p}", package: "main")' for p in products)
 manifest = [
     "// swift-tools-version: 6.0",

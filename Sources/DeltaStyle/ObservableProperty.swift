@@ -1,3 +1,5 @@
+import StateInspector
+
 // Inlinable members (`value`, `subscribe`, `apply`): state-bench S1 (delta)
 // and S3 (delta), specialised for the value type where the property is used.
 /// A value whose changes can be observed through callbacks.
@@ -229,7 +231,7 @@ extension ObservableProperty {
     /// - Parameters:
     ///   - recording: A session read from an exported log.
     ///   - snapshot: Reads the state as a plain value, as when recording.
-    /// - Throws: ``/StateCore/ReplayMismatch`` at the first snapshot that differs from
+    /// - Throws: ``/StateInspector/ReplayMismatch`` at the first snapshot that differs from
     ///   the recording, with what differs.
     public func replay<Snapshot: Equatable>(
         _ recording: ActionRecording<any ActionType<ValueType>, Snapshot>,

@@ -1,3 +1,5 @@
+import StateInspector
+
 /// The single place that holds an app's state and applies actions to it.
 ///
 /// Conform a struct, give it an observable `state`, and the default
@@ -103,7 +105,7 @@ extension StoreType {
     /// - Parameters:
     ///   - recording: A session read from an exported log.
     ///   - snapshot: Reads the state as a plain value, as when recording.
-    /// - Throws: ``/StateCore/ReplayMismatch`` at the first snapshot that differs.
+    /// - Throws: ``/StateInspector/ReplayMismatch`` at the first snapshot that differs.
     public func replay<Value, Snapshot: Equatable>(
         _ recording: ActionRecording<any ActionType<Value>, Snapshot>,
         snapshot: @escaping (Value) -> Snapshot

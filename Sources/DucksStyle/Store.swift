@@ -1,3 +1,5 @@
+import StateInspector
+
 /// Any store, whatever its state type.
 public protocol StoreType: AnyObject {}
 
@@ -299,7 +301,7 @@ extension Store {
     /// nothing.
     ///
     /// - Parameter recording: A session read from an exported log.
-    /// - Throws: ``/StateCore/ReplayMismatch`` at the first state that differs from the
+    /// - Throws: ``/StateInspector/ReplayMismatch`` at the first state that differs from the
     ///   recording, with what differs.
     public final func replay(_ recording: ActionRecording<any Action, State>) throws(ReplayMismatch)
     where State: Equatable {

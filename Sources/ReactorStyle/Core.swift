@@ -1,4 +1,5 @@
 import Dispatch
+import StateInspector
 import Synchronization
 
 /// Holds the application state, applies events to it one at a time, and
@@ -353,7 +354,7 @@ extension Core {
     /// at once and changes nothing.
     ///
     /// - Parameter recording: A session read from an exported log.
-    /// - Throws: ``/StateCore/ReplayMismatch`` at the first state that differs from the
+    /// - Throws: ``/StateInspector/ReplayMismatch`` at the first state that differs from the
     ///   recording, with what differs.
     public func replay(_ recording: ActionRecording<any Event, StateType>) throws(ReplayMismatch)
     where StateType: Equatable {

@@ -1,3 +1,5 @@
+import StateInspector
+
 // Inlinable members (`make`, `listen`, `broadcast`): state-bench S1 and S4,
 // which need them specialised for the wave type where the receiver is used.
 /// The read side of an observer pair: listen to it to hear every wave its
@@ -153,7 +155,7 @@ extension Receiver {
     /// Attaches `log`: from now on every wave this receiver delivers is
     /// recorded, in delivery order, as both the input and the state after
     /// it (a receiver has no state beyond its waves, so the log only
-    /// records: ``/StateCore/ActionLog/travel(to:)`` throws `notSupported`).
+    /// records: ``/StateInspector/ActionLog/travel(to:)`` throws `notSupported`).
     ///
     /// ```swift
     /// let log = ActionLog<Int, Int>(capacity: 100)
@@ -198,7 +200,7 @@ extension Receiver.Transmitter {
     /// nothing.
     ///
     /// - Parameter recording: A session read from an exported log.
-    /// - Throws: ``/StateCore/ReplayMismatch`` at the first wave that differs from the
+    /// - Throws: ``/StateInspector/ReplayMismatch`` at the first wave that differs from the
     ///   recording.
     public func replay(_ recording: ActionRecording<Wave, Wave>) throws(ReplayMismatch) where Wave: Equatable {
         guard !receiver.source.isInDeliveryOrder else { throw .insideTheStore }

@@ -1,6 +1,6 @@
 import Dispatch
-import Foundation
 import StateCore
+import StateInspector
 
 /// One scenario written once: the inputs, and the state each leads to.
 ///
@@ -196,11 +196,11 @@ public enum FixtureRunner {
         let sendable = UncheckedSendable(inputs)
         for _ in 0..<max(threads, 1) {
             group.enter()
-            Thread {
+            startDetachedThread {
                 start.wait()
                 for input in sendable.value { harness.send(input) }
                 group.leave()
-            }.start()
+            }
         }
         for _ in 0..<max(threads, 1) { start.signal() }
         group.wait()

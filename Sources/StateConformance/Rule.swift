@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import StateCore
 
 /// One rule of the contract: a stable identifier, one sentence, the traits
@@ -133,13 +132,11 @@ public enum Conformance {
         guard rule.applies(to: source.traits) else { return .notApplicable }
         let outcome = LockedValue<Outcome?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
+        startDetachedThread(stackSize: 4 << 20) {
             let result = rule.check(source)
             outcome.modify { $0 = result }
             done.signal()
         }
-        thread.stackSize = 4 << 20
-        thread.start()
         let seconds = Double(rule.timeLimit.components.seconds) + Double(rule.timeLimit.components.attoseconds) * 1e-18
         guard done.wait(timeout: .now() + seconds) == .success, let result = outcome.value else {
             return .fail("did not finish within \(rule.timeLimit) (a deadlock?); its thread was abandoned")

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import StateCore
 import Synchronization
 
@@ -354,8 +353,7 @@ extension Conformance {
         armed.store(true, ordering: .sequentiallyConsistent)
         // Several values, so that one reaches the handler whatever the
         // source's output drops (a filter, a skip).
-        let sender = Thread { (1...8).map { $0 * 2 }.forEach(instance.send) }
-        sender.start()
+        startDetachedThread { (1...8).map { $0 * 2 }.forEach(instance.send) }
         guard entered.wait(timeout: .now() + .seconds(5)) == .success else {
             return .fail("the handler was never called")
         }
@@ -490,11 +488,11 @@ func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
     let start = DispatchSemaphore(value: 0)
     for index in 0..<count {
         group.enter()
-        Thread {
+        startDetachedThread {
             start.wait()
             body(index)
             group.leave()
-        }.start()
+        }
     }
     for _ in 0..<count { start.signal() }
     group.wait()

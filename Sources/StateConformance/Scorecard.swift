@@ -75,7 +75,8 @@ public enum Scorecard {
             case "\t": escaped += "\\t"
             default:
                 if character.value < 0x20 {
-                    escaped += String(format: "\\u%04x", character.value)
+                    let hex = String(character.value, radix: 16)
+                    escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {
                     escaped.unicodeScalars.append(character)
                 }

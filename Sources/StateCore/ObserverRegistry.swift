@@ -109,14 +109,14 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     }
 
     deinit {
-        LiveSubscriptions.unregister(ObjectIdentifier(self))
+        LiveRegistries.unregister(ObjectIdentifier(self))
     }
 
-    /// Lets ``LiveSubscriptions`` count this registry's handlers.
+    /// Lets the table of live registries count this registry's handlers.
     @usableFromInline
     func registerLive() {
         let count: @Sendable () -> Int = { [weak self] in self?.count ?? 0 }
-        LiveSubscriptions.register(self, type: "\(ObserverRegistry<Value>.self)", count: count)
+        LiveRegistries.register(self, type: "\(ObserverRegistry<Value>.self)", count: count)
     }
 
     /// The number of handlers currently registered.

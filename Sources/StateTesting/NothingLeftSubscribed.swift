@@ -1,4 +1,5 @@
 import StateCore
+import StateInspector
 
 /// Runs `body` and fails, at the caller's line, if a source made while it
 /// ran still holds subscriptions when it returns: a screen that subscribed

@@ -1,6 +1,5 @@
-import StateConformance
 import StateCore
-import StateReporting
+import StateInspector
 
 /// Where a test store reports a failure: the caller's source location.
 public struct SourceLocationOfCall: Sendable {
@@ -23,7 +22,8 @@ public struct SourceLocationOfCall: Sendable {
         self.column = column
     }
 
-    func fail(_ message: String) {
+    /// Reports `message` as a test failure at this location.
+    package func fail(_ message: String) {
         TestFailure.record(message, fileID: fileID, filePath: filePath, line: line, column: column)
     }
 }
@@ -41,50 +41,76 @@ public enum Exhaustivity: Sendable {
 /// The one engine behind every flavour's test store: the inputs applied, in
 /// order, each with the state after it, and what the test has asserted.
 ///
-/// A flavour's front records every input as it is applied (``record(_:state:)``);
-/// `send` takes the first input applied during the send as the one sent,
-/// and every other one must be `receive`d, in order.
-final class TestStoreEngine<State: Equatable>: @unchecked Sendable {
+/// A flavour's test store makes one, connects the way it applies an input,
+/// and records every input as the store applies it; ``TestStore`` gives
+/// every test store the same `send`, `receive`, `finish` and exhaustivity
+/// on top of it. `send` takes the first input applied during the send as
+/// the one sent, and every other one must be received, in order. Its
+/// members are the package's; a test talks to the test store.
+public final class TestStoreEngine<Input, State: Equatable>: @unchecked Sendable {
     // Safe to share: `applied` is behind its lock; the rest is only touched
     // by the test's own thread (the test store is driven from one thread).
-    private let applied = LockedValue<[(input: Any, state: State)]>([])
+    private let applied = LockedValue<[(input: Input, state: State)]>([])
     private var consumed = 0
     /// The state as the test last asserted it.
     private(set) var asserted: State
-    let scheduler: TestScheduler
-    var exhaustivity = Exhaustivity.on
+    /// The virtual clock the store's effects run on.
+    package let scheduler: TestScheduler
+    /// Whether the end checks run.
+    package var exhaustivity = Exhaustivity.on
+    /// What the flavour calls its inputs in messages ("action", "event").
+    let noun: String
+    /// Where the test store was made: the end checks run there when it is
+    /// released.
+    let creation: SourceLocationOfCall
+    private var apply: ((Input) -> Void)?
+    private var endChecks: () -> [String] = { [] }
     private var finished = false
 
-    init(state: State, scheduler: TestScheduler) {
+    /// Creates the engine of a test store.
+    ///
+    /// - Parameters:
+    ///   - state: The state (or snapshot) the store starts from.
+    ///   - scheduler: The virtual clock the store's effects run on.
+    ///   - noun: What the flavour calls its inputs, for messages.
+    ///   - creation: Where the test store was made.
+    package init(state: State, scheduler: TestScheduler, noun: String, creation: SourceLocationOfCall) {
         asserted = state
         self.scheduler = scheduler
+        self.noun = noun
+        self.creation = creation
+    }
+
+    /// Says how the store applies an input sent by the test, and what else
+    /// the end checks look at (a Ducks middleware still holding an action).
+    ///
+    /// The closures must not hold the store strongly if the store holds the
+    /// engine (its recording reducer or middleware does).
+    package func connect(apply: @escaping (Input) -> Void, endChecks: @escaping () -> [String] = { [] }) {
+        self.apply = apply
+        self.endChecks = endChecks
     }
 
     /// Notes an input that was applied, and the state after it.
-    func record(_ input: Any, state: State) {
+    package func record(_ input: Input, state: State) {
         applied.modify { $0.append((input, state)) }
     }
 
     /// The inputs applied and not yet asserted.
-    private var unasserted: [(input: Any, state: State)] {
+    private var unasserted: [(input: Input, state: State)] {
         Array(applied.value.dropFirst(consumed))
     }
 
-    /// Sends an input with `apply`, and checks the state it leads to.
+    /// Applies `input` and checks the state it leads to.
     ///
     /// - Parameters:
-    ///   - input: The input, for messages.
-    ///   - isSent: Whether an applied input is the one sent.
-    ///   - apply: Sends it the flavour's way.
+    ///   - input: The input.
     ///   - update: How the test says the state changes.
     ///   - location: Where to report a failure.
-    func send(
-        _ input: Any,
-        isSent: (Any) -> Bool,
-        apply: () -> Void,
-        update: ((inout State) -> Void)?,
-        at location: SourceLocationOfCall
-    ) {
+    func send(_ input: Input, update: ((inout State) -> Void)?, at location: SourceLocationOfCall) {
+        guard let apply else {
+            preconditionFailure("A test store's engine was not connected to its store (a StateTesting defect).")
+        }
         let pending = unasserted
         if !pending.isEmpty {
             location.fail(
@@ -94,9 +120,9 @@ final class TestStoreEngine<State: Equatable>: @unchecked Sendable {
             consumed += pending.count
             asserted = pending.last?.state ?? asserted
         }
-        apply()
+        apply(input)
         let actual: State
-        if let first = unasserted.first, isSent(first.input) {
+        if let first = unasserted.first, isSame(first.input, as: input) {
             consumed += 1
             actual = first.state
         } else {
@@ -116,7 +142,7 @@ final class TestStoreEngine<State: Equatable>: @unchecked Sendable {
     ///   - location: Where to report a failure.
     func receive(
         _ description: String,
-        matches: (Any) -> Bool,
+        matches: (Input) -> Bool,
         update: ((inout State) -> Void)?,
         at location: SourceLocationOfCall
     ) {
@@ -152,12 +178,18 @@ final class TestStoreEngine<State: Equatable>: @unchecked Sendable {
         asserted = actual
     }
 
-    /// The end checks: inputs fed back and not received, work still
-    /// scheduled, and whatever `extra` finds.
-    func finish(at location: SourceLocationOfCall, extra: () -> [String] = { [] }) {
+    /// Runs the end checks, once: at the first call.
+    ///
+    /// They fail for inputs fed back and not received, work still
+    /// scheduled, and whatever the flavour's own end checks find.
+    ///
+    /// - Parameter location: Where to report a failure; where the test
+    ///   store was made when nil.
+    package func finish(at location: SourceLocationOfCall? = nil) {
         guard !finished else { return }
         finished = true
         guard exhaustivity == .on else { return }
+        let location = location ?? creation
         let pending = unasserted
         if !pending.isEmpty {
             location.fail(
@@ -172,7 +204,7 @@ final class TestStoreEngine<State: Equatable>: @unchecked Sendable {
                     + "(an effect is still running: advance the scheduler, or cancel the effect)"
             )
         }
-        for problem in extra() {
+        for problem in endChecks() {
             location.fail(problem)
         }
     }

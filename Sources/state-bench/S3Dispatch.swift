@@ -2,6 +2,7 @@ import DeltaStyle
 import DucksStyle
 import ReactorStyle
 import ReceiverStyle
+import StateInspector
 
 /// S3: a store whose state is a counter and a 100-element payload the
 /// reducer leaves alone; S subscribers; 1,000,000 dispatches; unit:

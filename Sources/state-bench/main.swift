@@ -4,7 +4,8 @@ import Foundation
 // Run it in release mode: `swift run -c release state-bench`.
 
 let usage = """
-    Usage: state-bench [--scenario S1|S2|S3|S4|S5|M1|M2]... [--flavour NAME]... [--quick] [--json] [--help]
+    Usage: state-bench [--scenario S1|S2|S3|S4|S5|M1|M2]... [--flavour NAME]... [--case NAME]... [--quick] [--json]
+                       [--svg FILE] [--targets] [--help]
 
       --scenario NAME  run only this scenario (repeatable); all by default.
                        S1-S5 time deliveries; M1 and M2 measure peak resident
@@ -12,6 +13,9 @@ let usage = """
                        threads each send 500,000 values to one listener)
       --flavour NAME   run only this flavour (reactor, ducks, receiver, delta;
                        repeatable); the baselines always run
+      --case NAME      run only the cases whose flavour column is exactly NAME
+                       (ducks, ducks.log, …; repeatable): one case for a
+                       profiler; the baselines always run
       --quick          a tenth of the work: a smoke test of correctness, not speed
       --json           one JSON object per measured case, in an array
       --svg FILE       also draw the ratios (and memory) as an SVG chart in FILE
@@ -36,6 +40,7 @@ let allScenarios = ["S1", "S2", "S3", "S4", "S5", "M1", "M2"]
 
 var scenarios: [String] = []
 var flavours: [String] = []
+var exactCases: [String] = []
 var quick = false
 var json = false
 var svgPath: String?
@@ -64,6 +69,13 @@ while let argument = remaining.popFirst() {
             exit(2)
         }
         flavours.append(name)
+    case "--case":
+        guard let name = remaining.popFirst(), !name.hasPrefix("--") else {
+            FileHandle.standardError.write(
+                Data("state-bench: error: --case needs a flavour column's name\n\n\(usage)\n".utf8))
+            exit(2)
+        }
+        exactCases.append(name)
     case "--scenario":
         guard let name = remaining.popFirst(), allScenarios.contains(name) else {
             FileHandle.standardError.write(
@@ -108,7 +120,10 @@ for scenario in scenarios {
         if !json { printMemory(title, measured) }
         continue
     }
-    let selected = cases.filter { isSelected($0.flavour, named: flavours) }
+    let selected = cases.filter {
+        isSelected($0.flavour, named: flavours)
+            && (exactCases.isEmpty || isBaseline($0.flavour) || exactCases.contains($0.flavour))
+    }
     let measured = withRatios(selected.map { measure($0) })
     results += measured
     if !json { printTable(scenario, measured) }
@@ -156,8 +171,13 @@ exit(allOK ? 0 : 1)
 /// Whether to run `flavour`: every baseline always runs, with the flavours
 /// `--flavour` named (`names`; all of them if it is empty).
 func isSelected(_ flavour: String, named names: [String]) -> Bool {
-    flavour == "baseline" || flavour.hasPrefix("baseline.") || names.isEmpty
+    isBaseline(flavour) || names.isEmpty
         || names.contains { flavour == $0 || flavour.hasPrefix($0 + ".") }
+}
+
+/// Whether `flavour` names a hand-written baseline.
+func isBaseline(_ flavour: String) -> Bool {
+    flavour == "baseline" || flavour.hasPrefix("baseline.")
 }
 
 /// Prints one scenario's table.

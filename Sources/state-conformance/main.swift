@@ -1,4 +1,5 @@
 import Foundation
+import PackageSources
 import StateConformance
 
 // state-conformance: every source in the package against every rule of the

@@ -1,6 +1,7 @@
 import DeltaStyle
 import Dispatch
 import Foundation
+import StateInspector
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import DeltaStyle
 import Foundation
+import StateInspector
 import TestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Dispatch
 import DucksStyle
 import Foundation
+import StateInspector
 import TestSupport
 import Testing
 

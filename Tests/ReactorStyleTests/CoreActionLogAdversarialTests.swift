@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ReactorStyle
+import StateInspector
 import TestSupport
 import Testing
 

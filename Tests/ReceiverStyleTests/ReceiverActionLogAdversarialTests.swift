@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import ReceiverStyle
+import StateInspector
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import ReceiverStyle
+import StateInspector
 import TestSupport
 import Testing
 

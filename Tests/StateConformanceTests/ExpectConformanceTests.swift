@@ -1,4 +1,6 @@
-import StateConformanceTesting
+import PackageSources
+import StateConformance
+import StateTesting
 import Testing
 
 @Suite("StateConformance: the test runner")

@@ -1,4 +1,6 @@
-import StateConformanceTesting
+import PackageSources
+import StateConformance
+import StateTesting
 import XCTest
 
 /// The same runner from an XCTest test case.

@@ -1,3 +1,4 @@
+import PackageSources
 import StateConformance
 import Testing
 

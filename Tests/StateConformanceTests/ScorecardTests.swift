@@ -1,4 +1,5 @@
 import Foundation
+import PackageSources
 import StateConformance
 import Testing
 

@@ -1,6 +1,6 @@
 import DeltaStyle
+import DeltaStyleTesting
 import Scenarios
-import StateTesting
 import Testing
 
 private struct Session {

@@ -1,6 +1,6 @@
 import DucksStyle
+import DucksStyleTesting
 import Scenarios
-import StateTesting
 import Testing
 
 private typealias App = DucksScenarios

@@ -1,6 +1,6 @@
 import DucksStyle
+import DucksStyleTesting
 import Scenarios
-import StateTesting
 import XCTest
 
 /// The test store reports to XCTest when run from an XCTest test case; this

@@ -1,6 +1,6 @@
 import ReactorStyle
+import ReactorStyleTesting
 import Scenarios
-import StateTesting
 import Testing
 
 private struct Session: State, Equatable, Sendable {

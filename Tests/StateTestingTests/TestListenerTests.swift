@@ -1,5 +1,5 @@
 import ReceiverStyle
-import StateTesting
+import ReceiverStyleTesting
 import Testing
 
 @Suite("TestListener: exactly the waves heard")

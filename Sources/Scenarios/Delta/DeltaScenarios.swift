@@ -1,4 +1,5 @@
 import DeltaStyle
+import StateInspector
 
 /// The scenarios in Delta's idiom: a store of observable properties, actions
 /// that reduce it, and a dynamic action for the loading effect.

@@ -1,4 +1,5 @@
 import DucksStyle
+import StateInspector
 
 /// The scenarios in Ducks' idiom: actions, reducers and a middleware.
 ///

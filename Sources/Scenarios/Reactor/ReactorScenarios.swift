@@ -1,4 +1,5 @@
 import ReactorStyle
+import StateInspector
 
 /// The scenarios in Reactor's idiom: states that react to events, and a
 /// command for the loading effect.

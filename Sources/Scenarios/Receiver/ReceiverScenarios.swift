@@ -1,4 +1,5 @@
 import ReceiverStyle
+import StateInspector
 
 /// The scenarios in Receiver's idiom: a transmitter of inputs, mapped into
 /// states around a small state value, and a scheduled effect that

@@ -1,20 +1,23 @@
-/// What a store holds while an ``ActionLog`` is attached: the log's
-/// admission check and recording, for the store's own state type.
+/// What a store records its inputs through: the seam between a store and
+/// the inspector.
+///
+/// While a log (`StateInspector`'s `ActionLog`) is attached, it holds the
+/// log's admission check and recording, for the store's own state type.
 ///
 /// The store keeps it in a field read only in its delivery order; with no
 /// log attached that field is nil, and a store's hot path pays one load.
 @usableFromInline
 package final class InputRecorder<Input, Value> {
     /// The log, for telling recorders apart.
-    let log: AnyObject
+    package let log: AnyObject
     /// Whether the store may apply an input now.
     @usableFromInline package let admits: (Input) -> Bool
     /// Records an input and the store's state after it.
     @usableFromInline package let record: (Input, Value) -> Void
     /// Tells the log it is no longer attached.
-    let disconnect: () -> Void
+    package let disconnect: () -> Void
 
-    init(
+    package init(
         log: AnyObject,
         admits: @escaping (Input) -> Bool,
         record: @escaping (Input, Value) -> Void,
@@ -24,42 +27,6 @@ package final class InputRecorder<Input, Value> {
         self.admits = admits
         self.record = record
         self.disconnect = disconnect
-    }
-}
-
-/// How a store attaches a log: the parts only the store knows.
-package struct LogAttachment<Input, Value, Snapshot> {
-    /// The store's module, for diagnostics.
-    let flavour: String
-    /// The store, held weakly: a log does not keep its store alive.
-    weak var owner: AnyObject?
-    /// The store's identity.
-    let ownerIdentity: ObjectIdentifier
-    /// What the log records of the store's state.
-    let snapshot: (Value) -> Snapshot
-    /// Puts a recorder in the store and returns the one it replaces.
-    ///
-    /// Returns it with the store's state now (nil for a receiver that has
-    /// sent nothing); nil when the store is gone. Runs in the store's order.
-    let exchange: (InputRecorder<Input, Value>?) -> (replaced: InputRecorder<Input, Value>?, state: Value?)?
-    /// Moves the store to a recorded state and tells its observers (in
-    /// order), first handing the state it leaves to the closure given; nil
-    /// when the flavour has no time travel.
-    let moveTo: ((Snapshot, (Snapshot) -> Void) -> Void)?
-
-    package init(
-        flavour: String,
-        owner: AnyObject,
-        snapshot: @escaping (Value) -> Snapshot,
-        exchange: @escaping (InputRecorder<Input, Value>?) -> (replaced: InputRecorder<Input, Value>?, state: Value?)?,
-        moveTo: ((Snapshot, (Snapshot) -> Void) -> Void)?
-    ) {
-        self.flavour = flavour
-        self.owner = owner
-        ownerIdentity = ObjectIdentifier(owner)
-        self.snapshot = snapshot
-        self.exchange = exchange
-        self.moveTo = moveTo
     }
 }
 
@@ -81,101 +48,5 @@ extension InputRecorder {
             owner[keyPath: flag] = recorder != nil
         }
         return owner[keyPath: field]
-    }
-}
-
-extension LogAttachment where Snapshot == Value {
-    /// The attachment of a store that keeps its state in `working` and
-    /// publishes it through `source` (the Ducks store, the Reactor core):
-    /// the log records the state itself, and a travel sets `working` and
-    /// publishes it.
-    package static func store<Owner: AnyObject>(
-        flavour: String,
-        owner: Owner,
-        recorder: ReferenceWritableKeyPath<Owner, InputRecorder<Input, Value>?>,
-        isRecording: ReferenceWritableKeyPath<Owner, Bool>,
-        working: ReferenceWritableKeyPath<Owner, Value>,
-        source: StateSource<CurrentValue<Value>>
-    ) -> LogAttachment {
-        LogAttachment(
-            flavour: flavour,
-            owner: owner,
-            snapshot: { $0 },
-            exchange: { [weak owner] new in
-                guard let owner else { return nil }
-                let replaced = InputRecorder.exchange(new, in: owner, recorderAt: recorder, flagAt: isRecording)
-                return (replaced, owner[keyPath: working])
-            },
-            moveTo: { [weak owner] state, leaving in
-                guard let owner else { return }
-                leaving(owner[keyPath: working])
-                owner[keyPath: working] = state
-                source.publish(state)
-            }
-        )
-    }
-}
-
-extension StateSource {
-    /// Attaches `log` to the store that owns this source, in the source's
-    /// delivery order (after the current work, from inside it).
-    ///
-    /// - Returns: A disposable that detaches the log.
-    package func attach<Input, Snapshot>(
-        _ log: ActionLog<Input, Snapshot>,
-        _ attachment: LogAttachment<Input, Value, Snapshot>
-    ) -> Disposable {
-        let owner = attachment.ownerIdentity
-        let detach = SingleAssignmentDisposable()
-        let connection = ActionLog<Input, Snapshot>.Connection(
-            owner: owner,
-            isAlive: { [weak store = attachment.owner] in store != nil },
-            flavour: attachment.flavour,
-            inOrder: { work in inOrder(work) { work } },
-            moveTo: attachment.moveTo,
-            detach: { detach.dispose() }
-        )
-        let snapshot = attachment.snapshot
-        let recorder = InputRecorder<Input, Value>(
-            log: log,
-            admits: { [unowned log] input in log.admits(input) },
-            record: { [unowned log] input, value in log.record(input, snapshot(value)) },
-            disconnect: { [unowned log] in log.disconnect(from: owner) }
-        )
-        let install = {
-            guard let (replaced, _) = attachment.exchange(nil) else { return }
-            if let replaced, replaced.log === log {
-                // Attached already: this attachment takes over, the log
-                // keeps its entries and any travel.
-                _ = attachment.exchange(recorder)
-                log.reconnect(connection)
-                return
-            }
-            guard log.canConnect(owner: owner, flavour: attachment.flavour) else {
-                _ = attachment.exchange(replaced)
-                return
-            }
-            // A travelling log being replaced first moves the store back.
-            replaced?.disconnect()
-            guard let (_, state) = attachment.exchange(recorder) else { return }
-            log.connect(connection, state: state.map(snapshot))
-        }
-        inOrder(install) { install }
-        detach.setDisposable(
-            Disposables.create { [weak recorder] in
-                let remove = {
-                    // Only this attachment's recorder: another log, or this
-                    // log attached again, may have replaced it meanwhile.
-                    guard let (current, _) = attachment.exchange(nil) else { return }
-                    if let current, current !== recorder {
-                        _ = attachment.exchange(current)
-                    } else {
-                        current?.disconnect()
-                    }
-                }
-                inOrder(remove) { remove }
-            }
-        )
-        return detach
     }
 }

@@ -54,10 +54,10 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
     }
 
     /// Names the flavour and type this source serves, for
-    /// ``LiveSubscriptions``.
+    /// `StateInspector`'s `LiveSubscriptions`.
     @usableFromInline
     package func label(flavour: String, type: String) {
-        LiveSubscriptions.label(registry, flavour: flavour, type: type)
+        LiveRegistries.label(registry, flavour: flavour, type: type)
     }
 
     /// What the source keeps now, as of the last value delivered.

@@ -1,4 +1,4 @@
-import StateCore
+import StateInspector
 import Testing
 
 private struct Profile: Equatable {

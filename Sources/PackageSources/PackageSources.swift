@@ -3,6 +3,7 @@ import Dispatch
 import DucksStyle
 import ReactorStyle
 import ReceiverStyle
+import StateConformance
 import StateCore
 import Synchronization
 
@@ -11,7 +12,7 @@ extension Conformance {
     /// Receiver strategy and operator, the Ducks store's observables, relays
     /// and operators, Delta's property and store, and a Reactor core with an
     /// immediate, a queue and a `nil`-queue subscriber.
-    public static var packageSources: [ConformanceSource] {
+    package static var packageSources: [ConformanceSource] {
         receiverSources + ducksSources + deltaSources + reactorSources + bridgeSources
     }
 

@@ -1,3 +1,5 @@
+import StateCore
+
 /// How many subscriptions the sources alive right now hold: per source, per
 /// flavour, and in total, so that a test can check that a screen left
 /// nothing subscribed behind it.
@@ -12,9 +14,10 @@
 /// ```
 ///
 /// Every StateCore source (each `ObserverRegistry`, and so every flavour's
-/// receivers, stores, relays, properties and cores) registers itself when it
-/// is made and leaves when it is released: that is all the bookkeeping, so
-/// subscribing and sending cost nothing more. Counts are read on demand.
+/// receivers, stores, relays, properties and cores) registers itself in
+/// StateCore's table when it is made and leaves when it is released: that
+/// is all the bookkeeping, so subscribing and sending cost nothing more.
+/// Counts are read on demand.
 public enum LiveSubscriptions {
     /// One live source holding subscriptions.
     public struct Source: Sendable, Equatable, CustomStringConvertible {
@@ -30,20 +33,6 @@ public enum LiveSubscriptions {
             "\(type) (\(flavour)): \(count) subscription\(count == 1 ? "" : "s")"
         }
     }
-
-    // Safe to share: entries are only touched under `entries`' lock, and the
-    // registry is never used through this reference, only checked for life.
-    private struct Entry: @unchecked Sendable {
-        weak var registry: AnyObject?
-        var flavour: String
-        var type: String
-        let count: @Sendable () -> Int
-        let scope: Int?
-    }
-
-    private static let entries = LockedValue<[ObjectIdentifier: Entry]>([:])
-    private static let nextScope = LockedValue(0)
-    @TaskLocal private static var currentScope: Int?
 
     /// Every live source that holds at least one subscription.
     public static var sources: [Source] {
@@ -69,41 +58,13 @@ public enum LiveSubscriptions {
     /// - Parameter body: The code to check.
     /// - Returns: The sources still holding subscriptions, by type.
     public static func scope(_ body: () throws -> Void) rethrows -> [Source] {
-        let scope = nextScope.modify { next -> Int in
-            next += 1
-            return next
-        }
-        try $currentScope.withValue(scope) { try body() }
-        return sources(in: scope)
+        sources(in: try LiveRegistries.withNewScope(body))
     }
 
     private static func sources(in scope: Int?) -> [Source] {
-        let live = entries.modify { entries -> [Entry] in
-            entries = entries.filter { $0.value.registry != nil }
-            return Array(entries.values)
-        }
-        return live.filter { scope == nil || $0.scope == scope }
+        LiveRegistries.live.filter { scope == nil || $0.scope == scope }
             .map { Source(flavour: $0.flavour, type: $0.type, count: $0.count()) }
             .filter { $0.count > 0 }
             .sorted { ($0.flavour, $0.type) < ($1.flavour, $1.type) }
-    }
-
-    /// Registers a registry made now.
-    static func register(_ registry: AnyObject, type: String, count: @escaping @Sendable () -> Int) {
-        let entry = Entry(registry: registry, flavour: "StateCore", type: type, count: count, scope: currentScope)
-        entries.modify { $0[ObjectIdentifier(registry)] = entry }
-    }
-
-    /// Names the flavour and type a registry serves.
-    package static func label(_ registry: AnyObject, flavour: String, type: String) {
-        entries.modify { entries in
-            entries[ObjectIdentifier(registry)]?.flavour = flavour
-            entries[ObjectIdentifier(registry)]?.type = type
-        }
-    }
-
-    /// Forgets a registry being released.
-    static func unregister(_ registry: ObjectIdentifier) {
-        entries.modify { $0[registry] = nil }
     }
 }

@@ -1,12 +1,12 @@
-@_exported import StateConformance
-import StateReporting
+import StateConformance
 
 /// Checks `sources` against `rules` and records a failure, at the caller's
 /// line, for every rule a source breaks; works in Swift Testing tests and
 /// in XCTest test cases alike.
 ///
 /// ```swift
-/// import StateConformanceTesting
+/// import StateConformance
+/// import StateTesting
 /// import Testing
 ///
 /// @Test func mySourceKeepsTheContract() {

@@ -1,6 +1,7 @@
 import ReceiverStyle
-import StateConformance
 import StateCore
+import StateInspector
+@_exported import StateTesting
 
 /// A listener that checks exactly which waves a receiver sent it: its
 /// replay, then every live wave, and nothing else.

@@ -1,4 +1,10 @@
-import Foundation
+import StateCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// How a log writes and reads its inputs as JSON: the input types it may
 /// meet, each `Codable`.

@@ -1,4 +1,10 @@
-import Foundation
+import StateCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// A bounded record of the inputs a store applied, each with the state
 /// after it; and, for the store flavours, time travel through them.
@@ -31,7 +37,7 @@ import Foundation
 ///   attaching the same log again hands it to the new attachment (the
 ///   earlier one's disposable then does nothing). A
 ///   log records one store at a time: attaching it to a second store while
-///   the first exists is refused with a ``Diagnostic``.
+///   the first exists is refused with a ``/StateCore/Diagnostic``.
 /// - Detaching a travelling log (or replacing it) moves the store back to
 ///   the present first.
 /// - Nothing is recorded, and nothing costs, when no log is attached: the
@@ -42,7 +48,7 @@ import Foundation
 /// For the Ducks store, the Reactor core and the Delta store,
 /// ``travel(to:)`` moves the store to the state after an entry: observers
 /// are told, as for any new state. While travelling, inputs are rejected
-/// with a ``Diagnostic`` (and counted in ``rejectedCount``), never applied
+/// with a ``/StateCore/Diagnostic`` (and counted in ``rejectedCount``), never applied
 /// behind your back. ``returnToPresent()`` moves the store back to the state
 /// it had before travelling; ``resume()`` continues from the state travelled
 /// to, dropping the entries after it.
@@ -306,7 +312,7 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
     /// Records `input` and the state after it; runs in the store's order.
     package func record(_ input: Input, _ state: State) {
         let time = Date()
-        let thread = currentThreadName()
+        let thread = CurrentThread.name
         memory.modify { $0.append(input, state, time: time, thread: thread) }
     }
 }
@@ -452,11 +458,4 @@ extension ActionLog: CustomStringConvertible {
         }
         return lines.joined(separator: "\n")
     }
-}
-
-/// A readable name for the calling thread.
-func currentThreadName() -> String {
-    if Thread.isMainThread { return "main" }
-    if let name = Thread.current.name, !name.isEmpty { return name }
-    return "thread \(currentThreadIdentity())"
 }
