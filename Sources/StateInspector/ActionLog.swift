@@ -359,9 +359,8 @@ extension ActionLog {
     /// What the log holds, behind its lock.
     struct Memory {
         let capacity: Int
-        /// The entries kept: a ring whose oldest is at `oldest`.
-        var ring: [Entry] = []
-        var oldest = 0
+        /// The entries kept, oldest first: StateCore's ring of recent values.
+        var ring: RecentValues<Entry>
         var nextSequence = 1
         var droppedCount = 0
         var rejectedCount = 0
@@ -372,17 +371,16 @@ extension ActionLog {
 
         init(capacity: Int) {
             self.capacity = capacity
+            ring = RecentValues(limit: capacity)
         }
 
-        var entries: [Entry] {
-            Array(ring[oldest...] + ring[..<oldest])
-        }
+        var entries: [Entry] { ring.replay }
 
         func entry(_ sequence: Int) -> Entry? {
-            guard let first = ring.isEmpty ? nil : ring[oldest], sequence >= first.sequence else { return nil }
+            guard let first = ring.first, sequence >= first.sequence else { return nil }
             let offset = sequence - first.sequence
             guard offset < ring.count else { return nil }
-            return ring[(oldest + offset) % ring.count]
+            return ring[offset: offset]
         }
 
         mutating func append(_ input: Input, _ state: State, time: Date, thread: String) {
@@ -391,13 +389,8 @@ extension ActionLog {
                 sequence: nextSequence, input: input, state: state, previousState: previous, time: time, thread: thread)
             nextSequence += 1
             lastState = state
-            if ring.count < capacity {
-                ring.append(entry)
-            } else {
-                ring[oldest] = entry
-                oldest = (oldest + 1) % capacity
-                droppedCount += 1
-            }
+            if ring.isFull { droppedCount += 1 }
+            ring.record(entry)
         }
 
         func isConnected(_ candidate: Connection) -> Bool {
@@ -408,7 +401,7 @@ extension ActionLog {
         /// (0 when nothing was dropped); nil if the log has never been
         /// attached.
         var start: (sequence: Int, state: State)? {
-            if let first = ring.isEmpty ? nil : ring[oldest] {
+            if let first = ring.first {
                 return (first.sequence - 1, first.previousState)
             }
             return lastState.map { (nextSequence - 1, $0) }
@@ -439,8 +432,8 @@ extension ActionLog {
             guard let position = travel?.position else { return }
             let kept = entries.filter { $0.sequence <= position }
             lastState = entry(position)?.state ?? entries.first?.previousState ?? lastState
-            ring = kept
-            oldest = 0
+            ring = RecentValues(limit: capacity)
+            for entry in kept { ring.record(entry) }
             nextSequence = position + 1
             travel = nil
         }
