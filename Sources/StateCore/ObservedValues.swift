@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// The values a source delivers, as an `AsyncSequence` for `for await`.
@@ -80,7 +81,21 @@ public struct ObservedValues<Element: Sendable>: AsyncSequence {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: policy)
         let progress = IterationProgress()
         let subscription = Subscription(subscribe(Sink(continuation: continuation, progress: progress)))
-        continuation.onTermination = { [weak subscription] _ in subscription?.end() }
+        continuation.onTermination = { [weak subscription] termination in
+            guard let subscription else { return }
+            guard case .cancelled = termination else {
+                subscription.end()
+                return
+            }
+            // Cancelling the task calls this while the runtime holds the
+            // task's status lock. Ending the subscription here would wait for
+            // a delivery running on another thread, whose handler yields into
+            // this stream and so needs that same lock to wake the task: a
+            // deadlock. End it on another thread instead; the loop also ends
+            // it, in its task, when it sees the cancellation, and drops any
+            // value that arrives meanwhile.
+            DispatchQueue.global().async { subscription.end() }
+        }
         return Iterator(base: stream.makeAsyncIterator(), subscription: subscription, progress: progress)
     }
 

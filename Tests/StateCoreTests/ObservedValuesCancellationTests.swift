@@ -115,6 +115,52 @@ struct ObservedValuesCancellationTests {
     }
 }
 
+@Suite("ObservedValues cancellation while another thread sends")
+struct ObservedValuesCancellationRaceTests {
+    // The runtime calls the stream's termination handler while it holds the
+    // cancelled task's status lock; a sender's delivery that wakes the task
+    // needs that lock too. Ending the subscription there used to wait for
+    // that delivery: a deadlock (found by the conformance kit's C9).
+    @Test("cancelling a loop while another thread sends to it never deadlocks, and the loop unsubscribes")
+    func cancelWhileSending() throws {
+        try bounded(seconds: 30) {
+            for _ in 0..<300 {
+                let registry = ObserverRegistry<Int>()
+                let subscribed = DispatchSemaphore(value: 0)
+                let ended = DispatchSemaphore(value: 0)
+                let task = Task {
+                    let values = ObservedValues<Int> { sink in
+                        defer { subscribed.signal() }
+                        return registry.add { sink.yield($0) }
+                    }
+                    for await _ in values {}
+                    ended.signal()
+                }
+                subscribed.wait()
+                let stop = LockedValue(false)
+                let sent = DispatchSemaphore(value: 0)
+                let stopped = DispatchSemaphore(value: 0)
+                Thread {
+                    var value = 0
+                    while !stop.value {
+                        registry.send(value)
+                        value += 1
+                        if value == 64 { sent.signal() }
+                    }
+                    stopped.signal()
+                }.start()
+                sent.wait()
+                task.cancel()
+                stop.modify { $0 = true }
+                stopped.wait()
+                ended.wait()
+                // The loop ends its subscription in its task, before it ends.
+                #expect(registry.count == 0, "the cancelled loop's subscription is still registered")
+            }
+        }
+    }
+}
+
 /// Waits for `semaphore` (at most 5 s) whether or not the current task is
 /// cancelled, blocking neither a thread of the cooperative pool nor one of
 /// Dispatch's (whose small pool would make parallel waits queue up).
