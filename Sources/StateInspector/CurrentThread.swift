@@ -12,12 +12,45 @@ import StateCore
 /// inspector links no `Foundation`, which alone has `Thread`).
 enum CurrentThread {
     /// A readable name for the calling thread: `"main"`, the thread's name,
-    /// or its number.
+    /// or its number; as it was when the thread first asked.
+    ///
+    /// Read once per thread and kept in the thread's own storage: a log
+    /// records many inputs on one thread, and reading the name costs system
+    /// calls and an allocation.
     static var name: String {
+        if let stored = pthread_getspecific(key) {
+            return Unmanaged<StoredName>.fromOpaque(stored).takeUnretainedValue().name
+        }
+        let name = readName()
+        pthread_setspecific(key, Unmanaged.passRetained(StoredName(name)).toOpaque())
+        return name
+    }
+
+    private static func readName() -> String {
         if isMain { return "main" }
         if let name = systemName, !name.isEmpty { return name }
         return "thread \(currentThreadIdentity())"
     }
+
+    /// A thread's name, in its own storage.
+    private final class StoredName {
+        let name: String
+        init(_ name: String) { self.name = name }
+    }
+
+    /// The key of the name in each thread's storage; the name is released
+    /// when its thread ends.
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        let created = pthread_key_create(&key) { stored in
+            // Linux passes an optional pointer, Darwin not.
+            let pointer: UnsafeMutableRawPointer? = stored
+            guard let pointer else { return }
+            Unmanaged<StoredName>.fromOpaque(pointer).release()
+        }
+        precondition(created == 0, "StateInspector could not make a thread-storage key (\(created)).")
+        return key
+    }()
 
     /// Whether the calling thread is the process's main thread.
     static var isMain: Bool {

@@ -39,21 +39,6 @@ package struct RecentValues<Value>: SourceMemory {
         }
     }
 
-    /// Whether the memory holds `limit` values, so that the next one
-    /// recorded takes the place of the oldest.
-    package var isFull: Bool { storage.count == limit }
-
-    /// The oldest value kept, if any.
-    package var first: Value? { storage.isEmpty ? nil : storage[oldest] }
-
-    /// The value `offset` places after the oldest one kept.
-    ///
-    /// - Precondition: `offset` is in `0..<count`.
-    package subscript(offset offset: Int) -> Value {
-        precondition(offset >= 0 && offset < storage.count, "RecentValues: offset \(offset) of \(storage.count) kept")
-        return storage[(oldest + offset) % storage.count]
-    }
-
     @inlinable
     package var replay: [Value] {
         guard oldest > 0 else { return Array(storage) }
