@@ -184,8 +184,7 @@ struct CoreActionLogTests {
     }
 }
 
-/// Waits until the core's own notification queue has run what was queued on
-/// it so far.
+/// Waits until the core's own notification queue has run what it holds.
 private func drain(_ core: Core<Tally>, sourceLocation: SourceLocation = #_sourceLocation) {
     let drained = DispatchSemaphore(value: 0)
     core.notificationQueue.async { drained.signal() }

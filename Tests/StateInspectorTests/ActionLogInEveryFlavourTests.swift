@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import StateCore
 import StateInspector
@@ -36,7 +35,7 @@ struct ActionLogInEveryFlavourTests {
     }
 
     @Test(
-        "an observer hears a state after its entry is recorded; an input sent from an observer is recorded after the current one",
+        "observers hear a state after its entry is recorded; an observer's input is recorded after the current one",
         arguments: SourceFlavour.all)
     func recordedBeforeObservers(_ flavour: SourceFlavour) {
         func check<S: LoggedSource>(_: S.Type) {

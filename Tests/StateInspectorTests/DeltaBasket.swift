@@ -2,9 +2,10 @@ import DeltaStyle
 import StateInspector
 import TestSupport
 
-/// A Delta store of names, as the shared action-log suites drive it: its
-/// state a graph of properties, recorded as a snapshot and restored into
-/// the graph.
+/// A Delta store of names, as the shared action-log suites drive it.
+///
+/// Its state is a graph of properties, recorded as a snapshot and restored
+/// into the graph.
 struct DeltaBasket: LoggedStore, StoreType {
     typealias Input = any ActionType<Shelf>
     typealias Snapshot = Basket
@@ -82,8 +83,10 @@ struct DeltaBasket: LoggedStore, StoreType {
 
     func send(_ name: String) { state.apply(Put(name: name)) }
 
-    /// Subscribes to the state property: every state after an action, none
-    /// at once, read as a snapshot when delivered.
+    /// Subscribes to the state property.
+    ///
+    /// It hears every state after an action, none at once, read as a
+    /// snapshot when delivered.
     func observe(_ observer: @escaping @Sendable (Basket) -> Void) -> Disposable {
         state.subscribe { observer(Basket($0)) }
     }

@@ -2,13 +2,13 @@ import StateCore
 import StateInspector
 import Testing
 
-/// A source of one flavour whose inputs an ``ActionLog`` records: the part of
-/// each flavour that the shared action-log suites drive.
+/// One flavour's source of inputs, as the shared action-log suites drive it.
 ///
-/// Every conformance holds a list of names: sending a name appends it (a
-/// Ducks action, a Reactor event, a Delta action), or broadcasts it as the
-/// wave (a Receiver). One conformance per flavour; the suites run each test
-/// once per conformance.
+/// It is the part of each flavour that an ``ActionLog`` records. Every
+/// conformance holds a list of names: sending a name appends it (a Ducks
+/// action, a Reactor event, a Delta action), or broadcasts it as the wave
+/// (a Receiver). One conformance per flavour; the suites run each test once
+/// per conformance.
 protocol LoggedSource: Sendable {
     /// What the flavour's log records as an input.
     associatedtype Input
@@ -29,21 +29,26 @@ protocol LoggedSource: Sendable {
     static func input(_ name: String) -> Input
     /// The name an input sends; nil for an input of another type.
     static func name(of input: Input) -> String?
-    /// The state after sending `names` to a fresh source; nil where the
-    /// source has no state of its own yet (a receiver before its first wave).
+    /// The state after sending `names` to a fresh source.
+    ///
+    /// Nil where the source has no state of its own yet (a receiver before
+    /// its first wave).
     static func snapshot(after names: [String]) -> Snapshot?
-    /// The name of the last input a state shows: the state after an input
-    /// names that input last.
+    /// The name of the last input a state shows.
+    ///
+    /// The state after an input names that input last.
     static func lastName(in snapshot: Snapshot) -> String?
-    /// What an entry says its input changed when `name` is sent to a source
-    /// that was sent `names`.
+    /// What an entry says its input changed.
+    ///
+    /// The entry is the one of `name`, sent to a source that was sent `names`.
     static func changes(adding name: String, to names: [String]) -> [String]
 
     /// A fresh source.
     init()
 
-    /// The flavour's object that a log must not keep alive (the store, the
-    /// core, the state property, the receiver).
+    /// The flavour's object that a log must not keep alive.
+    ///
+    /// The store, the core, the state property or the receiver.
     var object: AnyObject { get }
 
     /// Attaches `log`, as the flavour does.
@@ -53,17 +58,20 @@ protocol LoggedSource: Sendable {
     /// Sends the input named `name` (dispatch, fire, apply or broadcast).
     func send(_ name: String)
 
-    /// Observes the source as the flavour's observers do: with the current
-    /// state first where ``observersHearCurrentState``, then every state the
-    /// source delivers, on the delivering thread.
+    /// Observes the source as the flavour's observers do.
+    ///
+    /// The observer hears the current state first where
+    /// ``observersHearCurrentState``, then every state the source delivers,
+    /// on the delivering thread.
     func observe(_ observer: @escaping @Sendable (Snapshot) -> Void) -> Disposable
 
     /// Replays `recording` into this source, as the flavour does.
     func replay(_ recording: ActionRecording<Input, Snapshot>) throws(ReplayMismatch)
 }
 
-/// A store flavour's ``LoggedSource``: it has a state, and its log travels
-/// through time.
+/// A store flavour's ``LoggedSource``.
+///
+/// A store has a state, and its log travels through time.
 protocol LoggedStore: LoggedSource {
     /// A store whose state lists `items`.
     ///
@@ -76,8 +84,9 @@ protocol LoggedStore: LoggedSource {
     /// The state the store has now.
     var present: Snapshot { get }
 
-    /// Every name the reducer applied, in order (also those a `resume()`
-    /// later dropped).
+    /// Every name the reducer applied, in order.
+    ///
+    /// Also those whose entries a `resume()` later dropped.
     var applied: [String] { get }
 
     /// The state listing `items`.
@@ -120,16 +129,19 @@ extension LoggedSource {
         return (source, log)
     }
 
-    /// What a fresh source's log records of `names`, exported to JSON Lines
-    /// and read back.
+    /// What a fresh source's log records of `names`, read back.
+    ///
+    /// The log is exported to JSON Lines and the text read as a recording.
     static func recording(of names: [String]) throws -> ActionRecording<Input, Snapshot> {
         let (source, log) = attached()
         for name in names { source.send(name) }
         return try ActionRecording(jsonLines: try log.exportJSONLines(inputs: coding), inputs: coding)
     }
 
-    /// Observes only the states delivered after this call: the current state
-    /// a new observer first hears, where it hears one, is left out.
+    /// Observes only the states delivered after this call.
+    ///
+    /// The current state a new observer first hears, where it hears one, is
+    /// left out.
     func observeChanges(_ observer: @escaping @Sendable (Snapshot) -> Void) -> Disposable {
         guard Self.observersHearCurrentState else { return observe(observer) }
         let joined = LockedValue(false)
@@ -148,8 +160,10 @@ extension LoggedSource {
         entries.map { name(of: $0.input) }
     }
 
-    /// The state before a fresh source's first entry `first`: the state
-    /// the source started with, or for a source with none, the entry's own.
+    /// The state before a fresh source's first entry `first`.
+    ///
+    /// It is the state the source started with, or for a source with none,
+    /// the entry's own.
     static func stateBefore(first: Log.Entry) -> Snapshot {
         snapshot(after: []) ?? first.state
     }
@@ -188,8 +202,10 @@ struct StoreFlavour: Sendable, CustomTestStringConvertible {
 
 // MARK: Checks
 
-/// Checks that `entries` are a chain: consecutive sequence numbers, each
-/// entry starting from the state the one before ended with.
+/// Checks that `entries` are a chain.
+///
+/// Their sequence numbers are consecutive, and each entry starts from the
+/// state the one before ended with.
 func expectChain<Input, State: Equatable & Sendable>(
     _ entries: [ActionLog<Input, State>.Entry],
     sourceLocation: SourceLocation = #_sourceLocation
@@ -197,8 +213,9 @@ func expectChain<Input, State: Equatable & Sendable>(
     expectChain(entries.map(Link.init), sourceLocation: sourceLocation)
 }
 
-/// What the chain check reads of an entry (a `Sendable` copy, to collect
-/// from several threads).
+/// What the chain check reads of an entry.
+///
+/// A `Sendable` copy, to collect from several threads.
 struct Link<State: Equatable & Sendable>: Sendable {
     let sequence: Int
     let previousState: State
@@ -211,8 +228,10 @@ struct Link<State: Equatable & Sendable>: Sendable {
     }
 }
 
-/// Checks that `links` are a chain: consecutive sequence numbers, each
-/// starting from the state the one before ended with.
+/// Checks that `links` are a chain.
+///
+/// Their sequence numbers are consecutive, and each starts from the state
+/// the one before ended with.
 func expectChain<State>(_ links: [Link<State>], sourceLocation: SourceLocation = #_sourceLocation) {
     for (earlier, later) in zip(links, links.dropFirst()) {
         #expect(

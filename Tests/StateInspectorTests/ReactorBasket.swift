@@ -82,8 +82,9 @@ struct ReactorBasket: LoggedStore {
 
     func send(_ name: String) { core.fire(event: Put(name: name)) }
 
-    /// Adds a subscriber on an immediate scheduler: the current state, then
-    /// every state, inside the core's work.
+    /// Adds a subscriber on an immediate scheduler.
+    ///
+    /// It hears the current state, then every state, inside the core's work.
     func observe(_ observer: @escaping @Sendable (Basket) -> Void) -> Disposable {
         let watcher = Watcher(observer)
         core.add(subscriber: watcher, notifyOn: ImmediateScheduler())

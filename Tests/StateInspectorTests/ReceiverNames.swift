@@ -1,8 +1,9 @@
 import ReceiverStyle
 import StateInspector
 
-/// A receiver of names, as the shared action-log suites drive it: each wave
-/// is a name, and the log's state is the wave.
+/// A receiver of names, as the shared action-log suites drive it.
+///
+/// Each wave is a name, and the log's state is the wave.
 struct ReceiverNames: LoggedSource {
     typealias Input = String
     typealias Snapshot = String

@@ -1,5 +1,3 @@
-import Dispatch
-import Foundation
 import StateCore
 import StateInspector
 import TestSupport

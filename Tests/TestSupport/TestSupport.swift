@@ -100,8 +100,7 @@ package func cancelLoopAfterFirstValue<Element: Sendable>(
     await task.value
 }
 
-/// Runs `body` and returns the diagnostics reported on the calling thread
-/// meanwhile.
+/// Returns the diagnostics reported on the calling thread while `body` runs.
 ///
 /// Reports made on other threads (by tests running in parallel) are left
 /// out, so a test may also check that something was not reported. A
