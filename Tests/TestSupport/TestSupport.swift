@@ -99,3 +99,20 @@ package func cancelLoopAfterFirstValue<Element: Sendable>(
     task.cancel()
     await task.value
 }
+
+/// Returns the diagnostics reported on the calling thread while `body` runs.
+///
+/// Reports made on other threads (by tests running in parallel) are left
+/// out, so a test may also check that something was not reported. A
+/// source's work runs on the thread that sends to it when no other thread
+/// is running it, so its reports are made there.
+package func diagnostics(reportedDuring body: () throws -> Void) rethrows -> [Diagnostic] {
+    let thread = currentThreadIdentity()
+    let reports = Recorder<Diagnostic>()
+    let observation = Diagnostics.observe { report in
+        if currentThreadIdentity() == thread { reports.append(report) }
+    }
+    defer { observation.dispose() }
+    try body()
+    return reports.values
+}
