@@ -270,7 +270,7 @@ extension Conformance {
     /// a source: each subscription is a loop in a task of its own, and
     /// disposing it cancels the task.
     static var bridgeSources: [ConformanceSource] {
-        let cancels = SourceTraits.Disposal.cancels
+        let cancels = SourceTraits.Disposal.cancelsLikeATask
         return [
             bridge("Receiver hot values", traits: SourceTraits(delivery: .scheduled, disposal: cancels)) {
                 let (transmitter, receiver) = Receiver<Int>.make()

@@ -43,3 +43,18 @@ func startDetachedThread(stackSize: Int = 1 << 20, _ body: @escaping @Sendable (
         }, context)
     precondition(result == 0, "StateConformance could not start a thread (pthread_create returned \(result)).")
 }
+
+/// Writes `text` to standard error, unbuffered (a crash right after it
+/// still leaves it written).
+func writeToStandardError(_ text: String) {
+    let bytes = Array(text.utf8)
+    var written = 0
+    while written < bytes.count {
+        let result = bytes.withUnsafeBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return -1 }
+            return write(2, base + written, buffer.count - written)
+        }
+        guard result > 0 else { return }
+        written += result
+    }
+}

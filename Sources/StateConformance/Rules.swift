@@ -2,6 +2,14 @@ import Dispatch
 import StateCore
 import Synchronization
 
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
 extension Conformance {
     /// The contract as numbered rules, from the StateCore contract article and
     /// the observer-registry rules of the package's API contract.
@@ -20,12 +28,26 @@ extension Conformance {
     /// | C10 | every concurrent `dispose()` waits for a running call |
     /// | C11 | a disposed subscription releases its handler and not its source |
     /// | C12 | subscribing and disposing from inside a handler never deadlock |
-    /// | C13 | a cancelled subscription hears no value sent after the cancellation |
+    /// | C13 | a cancelled subscription hears no value sent after the cancellation, from another thread |
+    /// | C14 | exactly once, also when several threads send at once |
+    ///
+    /// The rules that race threads (C2, C3, C4, C7, C8, C9, C10, C13, C14)
+    /// release them together and repeat rounds until the threads have met
+    /// inside the source (``MeetingThreads``): a check whose threads never
+    /// met is inconclusive, not a pass.
     public static let rules: [Rule] = [
         exactlyOnce, oneOrder, serialised, crossThreadSendDelivered, reentrantSendQueued,
         reentrantAddStartsNext, replayWithoutGap, currentValueInOrder, disposalFinal,
-        everyDisposeWaits, disposedReleased, reentrantSubscribeDispose, cancellationFinal,
+        everyDisposeWaits, disposedReleased, reentrantSubscribeDispose, cancellationFinal, concurrentExactlyOnce,
     ]
+
+    /// How many values each racing thread sends in one round.
+    static let valuesPerThread = 400
+
+    /// How many meetings of two senders make a race rule's evidence enough:
+    /// a few rounds when the threads run side by side, more when they share
+    /// a core.
+    static let sendMeetings = 2_000
 
     static let exactlyOnce = Rule(
         id: "C1",
@@ -44,7 +66,9 @@ extension Conformance {
         let prefix = source.traits.replay == .currentValue ? [initial].compactMap { $0 } : []
         let expected = source.traits.model(prefix + sent)
         for (index, observer) in observers.enumerated() where observer.values != expected {
-            return .fail("observer \(index + 1) saw \(describe(observer.values)); expected \(describe(expected))")
+            return .fail(
+                "observer \(index + 1) of 2, subscribed before the first send, "
+                    + difference(heard: observer.values, expected: expected))
         }
         return .pass
     }
@@ -53,24 +77,32 @@ extension Conformance {
         id: "C2",
         sentence: "All observers hear the values in one and the same order, also when several threads send at once."
     ) { source in
-        let instance = source.make()
-        let observers = [Log(), Log(), Log()]
-        let subscriptions = observers.map { log in instance.subscribe(log.append) }
-        defer {
-            for subscription in subscriptions { subscription.dispose() }
+        MeetingThreads.rounds(threads: 2, meetings: sendMeetings) { threads in
+            let instance = source.make()
+            let initial = instance.current
+            let observers = [Log(), Log(), Log()]
+            let subscriptions = observers.map { log in instance.subscribe(log.append) }
+            defer {
+                for subscription in subscriptions { subscription.dispose() }
+            }
+            // Values below 1,000 (the withPrevious model's range).
+            let counts = threads.sendTogether(atLeast: valuesPerThread) { thread, index in
+                instance.send(thread * 500 + index % 500)
+            }
+            instance.settle()
+            let first = observers[0].values
+            let sent = counts.reduce(0, +)
+            let prefix = source.traits.replay == .currentValue ? [initial].compactMap { $0 } : []
+            if source.traits.model.passesEveryValue, first.count != sent + prefix.count {
+                return "observer 1 heard \(first.count) values; \(threads.count) threads sent \(sent) at once \(counts)"
+                    + (prefix.isEmpty ? "" : " (after the current value)")
+            }
+            for (index, observer) in observers.enumerated().dropFirst() where observer.values != first {
+                return "observers 1 and \(index + 1) heard different orders while \(threads.count) threads sent: "
+                    + difference(heard: observer.values, expected: first, expectedName: "observer 1")
+            }
+            return nil
         }
-        concurrently(4) { thread in
-            for index in 0..<100 { instance.send(thread * 100 + index) }
-        }
-        instance.settle()
-        let first = observers[0].values
-        if source.traits.model.passesEveryValue, Set(first) != Set(0..<400) || first.count < 400 {
-            return .fail("an observer saw \(first.count) values of 400 sent")
-        }
-        for observer in observers.dropFirst() where observer.values != first {
-            return .fail("two observers heard different orders")
-        }
-        return .pass
     }
 
     static let serialised = Rule(
@@ -78,26 +110,42 @@ extension Conformance {
         sentence: "Observers of one source never run at the same time.",
         appliesTo: { $0.delivery == .synchronous }
     ) { source in
-        let instance = source.make()
-        let inside = Atomic<Int>(0)
-        let overlaps = Atomic<Int>(0)
-        let subscriptions = (0..<2).map { _ in
-            instance.subscribe { _ in
-                if inside.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
-                    overlaps.add(1, ordering: .relaxed)
+        MeetingThreads.rounds(threads: 2, meetings: sendMeetings) { threads in
+            let instance = source.make()
+            let inside = Atomic<Int>(0)
+            let running = Atomic<Int>(-1)
+            let overlaps = Atomic<Int>(0)
+            let firstOverlap = LockedValue<String?>(nil)
+            let subscriptions = (0..<2).map { observer in
+                instance.subscribe { value in
+                    if inside.add(1, ordering: .sequentiallyConsistent).newValue != 1 {
+                        overlaps.add(1, ordering: .relaxed)
+                        let other = running.load(ordering: .relaxed)
+                        firstOverlap.modify { first in
+                            first =
+                                first
+                                ?? "observer \(observer + 1) was called with \(value) while a call with \(other) ran"
+                        }
+                    } else {
+                        running.store(value, ordering: .relaxed)
+                    }
+                    for _ in 0..<50 { _ = inside.load(ordering: .relaxed) }
+                    inside.subtract(1, ordering: .sequentiallyConsistent)
                 }
-                for _ in 0..<50 { _ = inside.load(ordering: .relaxed) }
-                inside.subtract(1, ordering: .sequentiallyConsistent)
             }
+            defer {
+                for subscription in subscriptions { subscription.dispose() }
+            }
+            threads.sendTogether(atLeast: valuesPerThread) { thread, index in
+                instance.send(thread * 500 + index % 500)
+            }
+            let count = overlaps.load(ordering: .relaxed)
+            guard count == 0 else {
+                return "observers ran at the same time \(count) times while \(threads.count) threads sent; first: "
+                    + (firstOverlap.value ?? "")
+            }
+            return nil
         }
-        defer {
-            for subscription in subscriptions { subscription.dispose() }
-        }
-        concurrently(4) { thread in
-            for index in 0..<200 { instance.send(thread * 200 + index) }
-        }
-        let count = overlaps.load(ordering: .relaxed)
-        return count == 0 ? .pass : .fail("observers ran at the same time \(count) times")
     }
 
     static let crossThreadSendDelivered = Rule(
@@ -106,20 +154,25 @@ extension Conformance {
             "A send from another thread while a delivery runs waits its turn and has been delivered when it returns.",
         appliesTo: { $0.delivery == .synchronous && $0.model.passesEveryValue }
     ) { source in
-        let instance = source.make()
-        let seen = Log()
-        let subscription = instance.subscribe(seen.append)
-        defer { subscription.dispose() }
-        let missing = Atomic<Int>(0)
-        concurrently(3) { thread in
-            for index in 0..<150 {
-                let value = thread * 150 + index
+        MeetingThreads.rounds(threads: 2, meetings: sendMeetings) { threads in
+            let instance = source.make()
+            let seen = LockedValue(Set<Int>())
+            let subscription = instance.subscribe { value in seen.modify { _ = $0.insert(value) } }
+            defer { subscription.dispose() }
+            let missing = LockedValue<[Int]>([])
+            threads.sendTogether(atLeast: valuesPerThread) { thread, index in
+                let value = 1_000_000 * (thread + 1) + index
                 instance.send(value)
-                if !seen.contains(value) { missing.add(1, ordering: .relaxed) }
+                if !seen.modify({ $0.contains(value) }) { missing.modify { $0.append(value) } }
             }
+            let returnedEarly = missing.value
+            guard returnedEarly.isEmpty else {
+                let first = returnedEarly[0]
+                return "\(returnedEarly.count) sends returned before their value was delivered; first: the send of "
+                    + "value \(first % 1_000_000 + 1) by thread \(first / 1_000_000) of \(threads.count)"
+            }
+            return nil
         }
-        let count = missing.load(ordering: .relaxed)
-        return count == 0 ? .pass : .fail("\(count) sends returned before their value was delivered")
     }
 
     static let reentrantSendQueued = Rule(
@@ -194,28 +247,70 @@ extension Conformance {
     static let replayWithoutGap = Rule(
         id: "C7",
         sentence:
-            "A replaying observer hears its replay, then every later value, with no gap and no duplicate, also when "
-            + "added from inside a handler or from another thread.",
+            "A replaying observer hears exactly its replay (the current value, the last n values, or all), then every "
+            + "later value, with no gap and no duplicate, also when added from inside a handler or from another thread.",
         appliesTo: { $0.replay != .none }
     ) { source in
-        // Added from another thread while values are sent.
-        for _ in 0..<20 {
+        let replay = source.traits.replay
+        // Added from inside a handler, after a send made there: the instant
+        // it joins is known, so the replay must be exact.
+        do {
             let instance = source.make()
             let early = Log()
             let late = Log()
-            let halfway = DispatchSemaphore(value: 0)
+            let joinedAfter = Atomic<Int>(-1)
+            let lateSubscription = SingleAssignmentDisposable()
+            let calls = Atomic<Int>(0)
+            let earlySubscription = instance.subscribe { value in
+                early.append(value)
+                // The fourth value heard, whatever the source's output is.
+                if calls.add(1, ordering: .relaxed).newValue == 4 {
+                    instance.send(6)
+                    lateSubscription.setDisposable(
+                        instance.subscribe { value in
+                            // What the early observer had heard when this one first heard anything.
+                            _ = joinedAfter.compareExchange(
+                                expected: -1, desired: early.count, ordering: .relaxed)
+                            late.append(value)
+                        })
+                }
+            }
+            defer {
+                earlySubscription.dispose()
+                lateSubscription.dispose()
+            }
+            for value in 0..<10 where value != 6 {
+                instance.send(value)
+            }
+            instance.settle()
+            let known = source.traits.delivery == .synchronous ? joinedAfter.load(ordering: .relaxed) : nil
+            if let problem = replayProblem(
+                early: early.values, late: late.values, replay: replay,
+                joinedAfter: known.flatMap { $0 < 0 ? nil : $0 },
+                atLeast: 4)
+            {
+                return .fail(
+                    "an observer added inside a handler, after the fourth value and a send made there: \(problem)")
+            }
+        }
+        // Added from another thread while values are sent.
+        return MeetingThreads.rounds(threads: 2, meetings: 20) { threads in
+            let instance = source.make()
+            let early = Log()
+            let late = Log()
             let earlySubscription = instance.subscribe(early.append)
             let lateSubscription = LockedValue<Disposable?>(nil)
-            concurrently(2) { thread in
+            let race = DisposalRace()
+            // Join at a different point each round.
+            let joinAt = Int.random(in: 0..<200)
+            threads.run { thread in
                 if thread == 0 {
-                    for value in 0..<300 {
-                        if value == 150 { halfway.signal() }
-                        instance.send(value % 250)
-                    }
+                    race.sendUntilStopped { value in threads.call { instance.send(value % 250) } }
                 } else {
-                    halfway.wait()
-                    let subscription = instance.subscribe(late.append)
+                    race.waitUntil { race.sent >= joinAt }
+                    let subscription = threads.call { instance.subscribe(late.append) }
                     lateSubscription.modify { $0 = subscription }
+                    race.stopAfterMoreSends()
                 }
             }
             instance.settle()
@@ -223,107 +318,105 @@ extension Conformance {
                 earlySubscription.dispose()
                 lateSubscription.value?.dispose()
             }
-            if let problem = replayProblem(early: early.values, late: late.values, replay: source.traits.replay) {
-                return .fail("added from another thread: \(problem)")
+            if let problem = replayProblem(early: early.values, late: late.values, replay: replay) {
+                return "an observer added from another thread while another sent: \(problem)"
             }
+            return nil
         }
-        // Added from inside a handler, after a send made there.
-        let instance = source.make()
-        let early = Log()
-        let late = Log()
-        let lateSubscription = SingleAssignmentDisposable()
-        let calls = Atomic<Int>(0)
-        let earlySubscription = instance.subscribe { value in
-            early.append(value)
-            // The fourth value heard, whatever the source's output is.
-            if calls.add(1, ordering: .relaxed).newValue == 4 {
-                instance.send(6)
-                lateSubscription.setDisposable(instance.subscribe(late.append))
-            }
-        }
-        defer {
-            earlySubscription.dispose()
-            lateSubscription.dispose()
-        }
-        for value in 0..<10 where value != 6 {
-            instance.send(value)
-        }
-        instance.settle()
-        if let problem = replayProblem(early: early.values, late: late.values, replay: source.traits.replay) {
-            return .fail("added from inside a handler: \(problem)")
-        }
-        return .pass
     }
 
     static let currentValueInOrder = Rule(
         id: "C8",
         sentence:
-            "A current value is the value being delivered when read inside a handler, and the last value delivered "
-            + "once deliveries have drained.",
+            "A current value is the value being delivered when read inside a handler (also after a send made there), "
+            + "and the last value delivered once deliveries have drained.",
         appliesTo: { $0.keepsCurrentValue && $0.delivery == .synchronous }
     ) { source in
-        let instance = source.make()
-        let mismatches = LockedValue<[String]>([])
-        let last = Atomic<Int>(Int.min)
-        let subscription = instance.subscribe { value in
-            if let current = instance.current, current != value {
-                mismatches.modify { $0.append("read \(current) while \(value) was delivered") }
+        // One thread: a send made inside a handler takes effect after it.
+        do {
+            let instance = source.make()
+            let readings = LockedValue<[String]>([])
+            let sentInside = Atomic<Bool>(false)
+            let subscription = instance.subscribe { value in
+                guard value == 1, !sentInside.exchange(true, ordering: .relaxed) else { return }
+                instance.send(2)
+                if let current = instance.current, current != 1 {
+                    readings.modify { $0.append("read \(current) inside the handler of 1, after sending 2 there") }
+                }
             }
-            last.store(value, ordering: .relaxed)
+            defer { subscription.dispose() }
+            instance.send(1)
+            instance.settle()
+            if let first = readings.value.first {
+                return .fail(first + "; expected 1, the value being delivered (the send takes effect after it)")
+            }
         }
-        defer { subscription.dispose() }
-        concurrently(3) { thread in
-            for index in 0..<150 { instance.send(thread * 150 + index) }
+        // Threads sending at once.
+        return MeetingThreads.rounds(threads: 2, meetings: sendMeetings) { threads in
+            let instance = source.make()
+            let mismatches = LockedValue<[String]>([])
+            let last = Atomic<Int>(Int.min)
+            let subscription = instance.subscribe { value in
+                if let current = instance.current, current != value {
+                    mismatches.modify { $0.append("read \(current) as the current value while \(value) was delivered") }
+                }
+                last.store(value, ordering: .relaxed)
+            }
+            defer { subscription.dispose() }
+            threads.sendTogether(atLeast: valuesPerThread) { thread, index in
+                instance.send(1_000_000 * (thread + 1) + index)
+            }
+            if let first = mismatches.value.first {
+                return "\(mismatches.value.count) reads inside a handler, while \(threads.count) threads sent, were "
+                    + "not the value being delivered; first: \(first)"
+            }
+            let delivered = last.load(ordering: .relaxed)
+            guard instance.current == delivered else {
+                return "once deliveries drained, the current value is \(instance.current.map(String.init) ?? "nil"), "
+                    + "the last value delivered \(delivered)"
+            }
+            return nil
         }
-        if let first = mismatches.value.first {
-            return .fail(first)
-        }
-        let delivered = last.load(ordering: .relaxed)
-        guard instance.current == delivered else {
-            return .fail(
-                "the current value is \(instance.current.map(String.init) ?? "nil"), the last delivered \(delivered)")
-        }
-        return .pass
     }
 
     static let disposalFinal = Rule(
         id: "C9",
         sentence: "No call of a handler starts after its dispose() has returned, whichever thread disposes.",
-        appliesTo: { $0.disposal == .waitsForRunningCall }
+        appliesTo: { $0.disposal != .cancelsLikeATask }
     ) { source in
-        for _ in 0..<50 {
+        MeetingThreads.rounds(threads: 2, meetings: 20) { threads in
             let instance = source.make()
-            let disposed = Atomic<Bool>(false)
-            let late = Atomic<Int>(0)
-            let called = DispatchSemaphore(value: 0)
-            let once = Atomic<Bool>(false)
-            let subscription = instance.subscribe { _ in
-                if disposed.load(ordering: .sequentiallyConsistent) { late.add(1, ordering: .relaxed) }
-                if !once.exchange(true, ordering: .relaxed) { called.signal() }
+            // Several handlers, disposed one after another while a thread sends.
+            let handlers = (0..<disposalsPerRound).map { _ in WatchedHandler() }
+            let subscriptions = handlers.map { handler in
+                instance.subscribe { _ in handler.called() }
             }
-            let stop = Atomic<Bool>(false)
-            concurrently(2) { thread in
+            let race = DisposalRace()
+            threads.run { thread in
                 if thread == 0 {
-                    var value = 0
-                    while !stop.load(ordering: .relaxed) && value < 5_000 {
-                        instance.send(value % 500)
-                        value += 1
-                    }
+                    race.sendUntilStopped { value in threads.call { instance.send(value % 500) } }
                 } else {
-                    _ = called.wait(timeout: .now() + .seconds(5))
-                    subscription.dispose()
-                    disposed.store(true, ordering: .sequentiallyConsistent)
-                    stop.store(true, ordering: .relaxed)
+                    for (handler, subscription) in zip(handlers, subscriptions) {
+                        race.waitUntil { handler.wasCalled }
+                        threads.call { subscription.dispose() }
+                        handler.disposed()
+                        let sent = race.sent
+                        race.waitUntil { race.sent > sent + 16 }
+                    }
+                    race.stopAfterMoreSends()
                 }
             }
             instance.settle()
-            let count = late.load(ordering: .relaxed)
-            if count > 0 {
-                return .fail("\(count) calls started after dispose() had returned")
+            let late = handlers.map(\.callsAfterDisposal).reduce(0, +)
+            guard late == 0 else {
+                return "\(late) calls started after dispose() had returned on another thread, while a thread sent"
             }
+            return nil
         }
-        return .pass
     }
+
+    /// How many handlers C9 and C13 dispose in one round.
+    static let disposalsPerRound = 8
 
     static let everyDisposeWaits = Rule(
         id: "C10",
@@ -358,19 +451,29 @@ extension Conformance {
             return .fail("the handler was never called")
         }
         let early = Atomic<Int>(0)
-        concurrently(2) { _ in
+        let disposers = MeetingThreads(count: 2)
+        disposers.run { _ in
             disposing.signal()
-            subscription.dispose()
+            disposers.call { subscription.dispose() }
             if !finished.load(ordering: .sequentiallyConsistent) { early.add(1, ordering: .relaxed) }
         }
         instance.settle()
         let count = early.load(ordering: .relaxed)
-        return count == 0 ? .pass : .fail("\(count) of 2 concurrent dispose() calls returned while the handler ran")
+        guard count == 0 else {
+            return .fail(
+                "\(count) of 2 dispose() calls, made at once from two threads while the handler ran, returned "
+                    + "before it finished" + (count == 1 ? " (the second caller did not wait)" : ""))
+        }
+        guard disposers.meetings > 0 else {
+            return .inconclusive("the two dispose() calls were never inside at the same time")
+        }
+        return .pass
     }
 
     static let disposedReleased = Rule(
         id: "C11",
-        sentence: "A disposed subscription releases its handler, and does not keep its source alive."
+        sentence: "A disposed subscription releases its handler while the source lives on, and does not keep its "
+            + "source alive."
     ) { source in
         weak var weakToken: Token?
         weak var weakSource: AnyObject?
@@ -378,17 +481,23 @@ extension Conformance {
         do {
             let instance = source.make()
             weakSource = instance.object
-            let token = Token()
-            weakToken = token
-            let subscription = instance.subscribe { _ in token.touch() }
-            instance.send(1)
+            do {
+                let token = Token()
+                weakToken = token
+                let subscription = instance.subscribe { _ in token.touch() }
+                instance.send(1)
+                instance.settle()
+                subscription.dispose()
+                instance.settle()
+                kept = subscription
+            }
+            // The source is alive and may be used again.
+            instance.send(2)
             instance.settle()
-            subscription.dispose()
-            instance.settle()
-            kept = subscription
-        }
-        guard weakToken == nil else {
-            return .fail("the disposed subscription still holds its handler")
+            guard weakToken == nil else {
+                return .fail(
+                    "the disposed subscription's handler (and what it captures) is still held while the source lives")
+            }
         }
         guard weakSource == nil else {
             return .fail("the disposed subscription keeps its source alive")
@@ -416,7 +525,7 @@ extension Conformance {
         let callsAfterReplay = calls.load(ordering: .relaxed)
         instance.send(1)
         instance.settle()
-        concurrently(2) { thread in
+        MeetingThreads(count: 2).run { thread in
             for index in 0..<50 { instance.send(thread * 50 + index) }
         }
         instance.settle()
@@ -429,36 +538,83 @@ extension Conformance {
 extension Conformance {
     static let cancellationFinal = Rule(
         id: "C13",
-        sentence: "A cancelled subscription's handler hears no value sent after the cancellation.",
-        appliesTo: { $0.disposal == .cancels }
+        sentence: "A cancelled subscription's handler hears no value sent after the cancellation, whichever thread "
+            + "sends.",
+        appliesTo: { $0.disposal != .waitsForRunningCall }
     ) { source in
-        for _ in 0..<20 {
+        MeetingThreads.rounds(threads: 2, meetings: 20) { threads in
             let instance = source.make()
-            let cancelled = Atomic<Bool>(false)
-            let firstAfter = 1_000
-            let late = Atomic<Int>(0)
-            let heard = DispatchSemaphore(value: 0)
-            let once = Atomic<Bool>(false)
-            let subscription = instance.subscribe { value in
-                if value >= firstAfter && cancelled.load(ordering: .sequentiallyConsistent) {
-                    late.add(1, ordering: .relaxed)
+            // Each handler's cancellation marks the values sent after it:
+            // value = 1_000 * (handlers cancelled so far) + index % 500.
+            let handlers = (0..<disposalsPerRound).map { _ in WatchedHandler() }
+            let late = LockedValue<[String]>([])
+            let cancelled = Atomic<Int>(0)
+            let subscriptions = handlers.enumerated().map { position, handler in
+                instance.subscribe { value in
+                    if value / 1_000 > position {
+                        late.modify { $0.append("handler \(position + 1) heard \(value % 1_000)") }
+                    }
+                    handler.called()
                 }
-                if !once.exchange(true, ordering: .relaxed) { heard.signal() }
             }
-            instance.send(1)
-            guard heard.wait(timeout: .now() + .seconds(5)) == .success else {
-                return .fail("the handler never heard a value")
+            let race = DisposalRace()
+            threads.run { thread in
+                if thread == 0 {
+                    race.sendUntilStopped { index in
+                        let marked = 1_000 * cancelled.load(ordering: .sequentiallyConsistent)
+                        threads.call { instance.send(marked + index % 500) }
+                    }
+                } else {
+                    for (handler, subscription) in zip(handlers, subscriptions) {
+                        race.waitUntil { handler.wasCalled }
+                        threads.call { subscription.dispose() }
+                        cancelled.add(1, ordering: .sequentiallyConsistent)
+                        let sent = race.sent
+                        race.waitUntil { race.sent > sent + 16 }
+                    }
+                    race.stopAfterMoreSends()
+                }
             }
-            subscription.dispose()
-            cancelled.store(true, ordering: .sequentiallyConsistent)
-            for value in firstAfter..<(firstAfter + 20) { instance.send(value) }
             instance.settle()
-            let count = late.load(ordering: .relaxed)
-            if count > 0 {
-                return .fail("\(count) values sent after the cancellation reached the handler")
+            let heard = late.value
+            guard heard.isEmpty else {
+                return "\(heard.count) values sent on one thread after their subscription was cancelled on another "
+                    + "reached the handler; first: \(heard[0])"
             }
+            return nil
         }
-        return .pass
+    }
+
+    static let concurrentExactlyOnce = Rule(
+        id: "C14",
+        sentence: "Every value reaches every observer exactly once, also when several threads send at once.",
+        appliesTo: { $0.model.passesEveryValue }
+    ) { source in
+        MeetingThreads.rounds(threads: 2, meetings: sendMeetings) { threads in
+            let instance = source.make()
+            let replayed = source.traits.replay == .currentValue ? 1 : 0
+            let observers = [Log(), Log()]
+            let subscriptions = observers.map { log in instance.subscribe(log.append) }
+            defer {
+                for subscription in subscriptions { subscription.dispose() }
+            }
+            // Values unlike any current value: thread t sends 1_000_000 * (t + 1) + i.
+            let counts = threads.sendTogether(atLeast: valuesPerThread) { thread, index in
+                instance.send(1_000_000 * (thread + 1) + index)
+            }
+            instance.settle()
+            let sent = counts.enumerated().flatMap { thread, count in
+                (0..<count).map { 1_000_000 * (thread + 1) + $0 }
+            }
+            for (index, observer) in observers.enumerated() {
+                let heard = Array(observer.values.dropFirst(replayed))
+                if let problem = exactlyOnceProblem(heard: heard, sent: sent) {
+                    return "observer \(index + 1) of 2, while \(threads.count) threads sent \(counts) values at once: "
+                        + problem
+                }
+            }
+            return nil
+        }
     }
 }
 
@@ -472,6 +628,8 @@ final class Log: Sendable {
 
     var values: [Int] { storage.value }
 
+    var count: Int { storage.value.count }
+
     func contains(_ value: Int) -> Bool {
         storage.modify { $0.contains(value) }
     }
@@ -482,47 +640,161 @@ final class Token: Sendable {
     func touch() {}
 }
 
-/// Runs `body` on `count` threads at once and returns when all are done.
-func concurrently(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
-    let group = DispatchGroup()
-    let start = DispatchSemaphore(value: 0)
-    for index in 0..<count {
-        group.enter()
-        startDetachedThread {
-            start.wait()
-            body(index)
-            group.leave()
-        }
-    }
-    for _ in 0..<count { start.signal() }
-    group.wait()
-}
-
-/// Why a late observer's values are not its replay followed by the live
-/// values, or nil.
+/// Why a late observer's values are not exactly its replay followed by the
+/// live values, or nil.
 ///
 /// `early` subscribed before anything was sent, so it heard everything the
-/// source delivered (for a current-value source, the initial value first);
-/// the late observer must hear a suffix of that: the replay at the instant
-/// it joined, then every later value.
-func replayProblem(early: [Int], late: [Int], replay: SourceTraits.Replay) -> String? {
-    let isSuffix = !late.isEmpty && late.count <= early.count && Array(early.suffix(late.count)) == late
-    switch replay {
-    case .none:
-        return nil
-    case .all:
-        return late == early ? nil : "heard \(describe(late)); expected everything: \(describe(early))"
-    case .last(let limit):
-        guard isSuffix || (late.isEmpty && limit == 0), late.count >= min(limit, early.count) else {
-            return "heard \(describe(late)), not the last \(limit) then the rest of \(describe(early))"
+/// source delivered (for a current-value source, the initial value first).
+/// The late observer joined after `j` of those: it must hear the replay at
+/// that instant (the last value, the last `n`, or all `j`), then
+/// `early[j...]`. When the instant is known (`joinedAfter`), `j` must be
+/// it; otherwise some `j` of at least `atLeast` must fit.
+func replayProblem(
+    early: [Int],
+    late: [Int],
+    replay: SourceTraits.Replay,
+    joinedAfter known: Int? = nil,
+    atLeast minimum: Int = 0
+) -> String? {
+    func expected(joinedAfter j: Int) -> [Int] {
+        let kept: Int
+        switch replay {
+        case .none: kept = 0
+        case .last(let count): kept = count
+        case .all: kept = j
+        case .currentValue: kept = 1
         }
-        return nil
-    case .currentValue:
-        guard isSuffix else {
-            return "heard \(describe(late)), not the current value then the rest of \(describe(early))"
+        return Array(early[max(0, j - kept)..<j]) + Array(early[j...])
+    }
+    let what: String
+    switch replay {
+    case .none: return nil
+    case .last(let count): what = "the last \(count) values"
+    case .all: what = "every value"
+    case .currentValue: what = "the current value"
+    }
+    if let known, known <= early.count {
+        let wanted = expected(joinedAfter: known)
+        guard late == wanted else {
+            return "it joined after the other observer had heard \(known) values, so it must hear \(what) then the "
+                + "rest; " + difference(heard: late, expected: wanted)
         }
         return nil
     }
+    // The instant is unknown: the counts leave at most two candidates (a
+    // replay cut to `kept` values, or one of the whole history so far).
+    let kept: Int
+    switch replay {
+    case .none: kept = 0
+    case .last(let count): kept = count
+    case .all: kept = early.count
+    case .currentValue: kept = 1
+    }
+    let candidates = [kept + early.count - late.count, early.count - late.count + min(kept, early.count)]
+        .filter { $0 >= max(minimum, 0) && $0 <= early.count }
+    guard candidates.contains(where: { expected(joinedAfter: $0) == late }) || (late == early && minimum == 0) else {
+        return "its values are not \(what) at any instant, then the rest of what the first observer heard: heard "
+            + "\(describe(late)); the first observer heard \(describe(early))"
+    }
+    return nil
+}
+
+/// A handler that notes its calls, and the calls that started after its
+/// disposal had returned.
+final class WatchedHandler: Sendable {
+    private let calls = Atomic<Int>(0)
+    private let isDisposed = Atomic<Bool>(false)
+    private let late = Atomic<Int>(0)
+
+    func called() {
+        if isDisposed.load(ordering: .sequentiallyConsistent) { late.add(1, ordering: .relaxed) }
+        calls.add(1, ordering: .relaxed)
+    }
+
+    var wasCalled: Bool { calls.load(ordering: .relaxed) > 0 }
+
+    /// Notes that `dispose()` has returned.
+    func disposed() {
+        isDisposed.store(true, ordering: .sequentiallyConsistent)
+    }
+
+    var callsAfterDisposal: Int { late.load(ordering: .relaxed) }
+}
+
+/// A sender racing a disposer (or a late subscriber): the sender keeps
+/// sending until the other thread has done its part and some sends have
+/// followed it, so that the two overlap even when they share one core.
+final class DisposalRace: Sendable {
+    private let sentCount = Atomic<Int>(0)
+    private let stopAt = Atomic<Int>(Int.max)
+
+    /// How many values the sender has sent.
+    var sent: Int { sentCount.load(ordering: .relaxed) }
+
+    /// Sends (through `send`, given an index) until stopped, for at most a
+    /// second and 50,000 values.
+    func sendUntilStopped(_ send: (Int) -> Void) {
+        let deadline = ContinuousClock.now + .seconds(1)
+        var index = 0
+        while index < stopAt.load(ordering: .relaxed) && index < 50_000 {
+            send(index)
+            index += 1
+            sentCount.store(index, ordering: .relaxed)
+            if index % 1_024 == 0 && ContinuousClock.now > deadline { return }
+        }
+    }
+
+    /// Waits, yielding, until `condition` holds (or for at most a second).
+    func waitUntil(_ condition: () -> Bool) {
+        let deadline = ContinuousClock.now + .seconds(1)
+        var spins = 0
+        while !condition() {
+            spins += 1
+            if spins % 256 == 0 {
+                sched_yield()
+                if ContinuousClock.now > deadline { return }
+            }
+        }
+    }
+
+    /// Lets the sender send 200 more values, then stops it.
+    func stopAfterMoreSends() {
+        stopAt.store(sent + 200, ordering: .relaxed)
+    }
+}
+
+/// Why `heard` is not every value of `sent` exactly once (in any order), or
+/// nil.
+func exactlyOnceProblem(heard: [Int], sent: [Int]) -> String? {
+    var counts: [Int: Int] = [:]
+    for value in heard { counts[value, default: 0] += 1 }
+    let missing = sent.filter { counts[$0] == nil }
+    let duplicated = counts.filter { $0.value > 1 }.keys.sorted()
+    let unexpected = Set(counts.keys).subtracting(sent).sorted()
+    guard !missing.isEmpty || !duplicated.isEmpty || !unexpected.isEmpty else { return nil }
+    var parts = ["heard \(heard.count) values of \(sent.count) sent"]
+    if !missing.isEmpty { parts.append("\(missing.count) missing (first: \(describe(Array(missing.prefix(5)))))") }
+    if !duplicated.isEmpty {
+        parts.append("\(duplicated.count) heard more than once (first: \(describe(Array(duplicated.prefix(5)))))")
+    }
+    if !unexpected.isEmpty { parts.append("\(unexpected.count) never sent (\(describe(Array(unexpected.prefix(5)))))") }
+    return parts.joined(separator: "; ")
+}
+
+/// Where `heard` first differs from `expected`, with the values around it.
+func difference(heard: [Int], expected: [Int], expectedName: String = "expected") -> String {
+    let position =
+        zip(heard, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        ?? min(heard.count, expected.count)
+    func around(_ values: [Int]) -> String {
+        let start = max(0, position - 3)
+        let end = min(values.count, position + 3)
+        let shown = values[start..<end].map(String.init).joined(separator: ", ")
+        return (start > 0 ? "…, " : "") + "[" + shown + "]" + (end < values.count ? ", …" : "")
+    }
+    let heardCount = heard.count == expected.count ? "" : " (\(heard.count) values; \(expectedName) \(expected.count))"
+    return "first difference at position \(position + 1)\(heardCount): heard \(around(heard)), \(expectedName) "
+        + around(expected)
 }
 
 /// A short description of a list of values for reports.

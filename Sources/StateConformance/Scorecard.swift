@@ -1,10 +1,11 @@
 /// Renders rule results, as the `state-conformance` command prints them.
 public enum Scorecard {
-    /// A table of sources × rules: ✓ for a pass, ✗ for a failure, · where
-    /// the rule does not apply; then each failure's reason.
+    /// A table of sources × rules: ✓ for a pass, ✗ for a failure, ? for an
+    /// inconclusive check (its threads never met), · where the rule does not
+    /// apply; then each failure's and each inconclusive check's reason.
     ///
     /// - Parameters:
-    ///   - results: The results, as ``Conformance/check(_:rules:)`` returns
+    ///   - results: The results, as ``Conformance/check(_:rules:runs:)`` returns
     ///     them.
     ///   - rules: The rules checked, in the order of the columns.
     /// - Returns: The table, as lines of text.
@@ -20,17 +21,29 @@ public enum Scorecard {
                 switch outcome {
                 case .pass: return pad("✓", 4)
                 case .fail: return pad("✗", 4)
+                case .inconclusive: return pad("?", 4)
                 case .notApplicable, nil: return pad("·", 4)
                 }
             }
             lines.append(pad(source, width) + "  " + row.joined())
         }
         let failures = results.compactMap { result -> String? in
-            guard case .fail(let reason) = result.outcome else { return nil }
-            return "  ✗ \(result.source), \(result.rule): \(reason)"
+            switch result.outcome {
+            case .fail(let reason): "  ✗ \(result.source), \(result.rule): \(reason)"
+            case .inconclusive(let reason): "  ? \(result.source), \(result.rule): inconclusive: \(reason)"
+            default: nil
+            }
         }
-        let passed = results.filter { $0.outcome == .pass }.count
+        let passed = results.filter(\.passed).count
+        let inconclusive = results.filter { if case .inconclusive = $0.outcome { true } else { false } }.count
+        let runs = Set(results.map(\.runs))
         lines.append("")
+        if let only = runs.first, runs.count == 1, only > 1 {
+            lines.append("each rule checked \(only) times; a pass is a pass in every run")
+        }
+        if inconclusive > 0 {
+            lines.append("\(inconclusive) inconclusive (counted as failed: their threads never met)")
+        }
         lines.append("\(passed) passed, \(failures.count) failed")
         if !failures.isEmpty {
             lines.append("")
@@ -43,7 +56,8 @@ public enum Scorecard {
     }
 
     /// The results as a JSON array: one object per (source, rule) with
-    /// `source`, `rule`, `result` (`pass`, `fail` or `n/a`) and `detail`.
+    /// `source`, `rule`, `result` (`pass`, `fail`, `inconclusive` or `n/a`),
+    /// `detail`, `runs`, `failedRuns` and `inconclusiveRuns`.
     ///
     /// - Parameter results: The results.
     /// - Returns: The JSON text.
@@ -53,10 +67,12 @@ public enum Scorecard {
                 switch result.outcome {
                 case .pass: ("pass", "")
                 case .fail(let reason): ("fail", reason)
+                case .inconclusive(let reason): ("inconclusive", reason)
                 case .notApplicable: ("n/a", "")
                 }
             return "{\"source\": \(quoted(result.source)), \"rule\": \(quoted(result.rule)), "
-                + "\"result\": \(quoted(name)), \"detail\": \(quoted(detail))}"
+                + "\"result\": \(quoted(name)), \"detail\": \(quoted(detail)), \"runs\": \(result.runs), "
+                + "\"failedRuns\": \(result.failedRuns), \"inconclusiveRuns\": \(result.inconclusiveRuns)}"
         }
         return "[\n  " + objects.joined(separator: ",\n  ") + "\n]"
     }

@@ -28,13 +28,20 @@ public struct SourceTraits: Sendable {
 
     /// What ending a subscription promises.
     public enum Disposal: Sendable, Equatable {
-        /// `dispose()` is final: no call starts after it returns, and every
-        /// concurrent `dispose()` waits for a call already running.
+        /// `dispose()` is final and waits: no call starts after it returns,
+        /// and every concurrent `dispose()` waits for a call already
+        /// running (C9, C10).
         case waitsForRunningCall
-        /// Ending the subscription cancels it, as cancelling a task ends a
-        /// `for await` loop: no value sent after the cancellation reaches
-        /// the handler, but a call already running is not waited for.
+        /// `dispose()` is final but does not wait: no call of the handler
+        /// starts after it returns, whichever thread disposes, but a call
+        /// already running is not waited for (C9, C13). What most
+        /// libraries' `dispose()` or `cancel()` promise.
         case cancels
+        /// Ending the subscription cancels it as cancelling a task ends a
+        /// `for await` loop: no value sent after the cancellation reaches the
+        /// handler, but a value the loop had already taken may still reach
+        /// it after the cancellation returned (C13).
+        case cancelsLikeATask
     }
 
     /// How observers are called.

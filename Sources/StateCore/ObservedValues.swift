@@ -82,19 +82,19 @@ public struct ObservedValues<Element: Sendable>: AsyncSequence {
         let progress = IterationProgress()
         let subscription = Subscription(subscribe(Sink(continuation: continuation, progress: progress)))
         continuation.onTermination = { [weak subscription] termination in
-            guard let subscription else { return }
             guard case .cancelled = termination else {
-                subscription.end()
+                subscription?.end()
                 return
             }
-            // Cancelling the task calls this while the runtime holds the
-            // task's status lock. Ending the subscription here would wait for
+            // The task was cancelled, or the iterator is being released. A
+            // task's cancellation calls this while the runtime holds the
+            // task's status lock: ending the subscription here would wait for
             // a delivery running on another thread, whose handler yields into
-            // this stream and so needs that same lock to wake the task: a
-            // deadlock. End it on another thread instead; the loop also ends
-            // it, in its task, when it sees the cancellation, and drops any
-            // value that arrives meanwhile.
-            DispatchQueue.global().async { subscription.end() }
+            // this stream and so needs that same lock to wake the task (a
+            // deadlock). End it on another thread instead. The loop ends it
+            // too, in its task, when it sees the cancellation (and drops what
+            // arrives meanwhile), and a released iterator ends it at once.
+            DispatchQueue.global().async { [weak subscription] in subscription?.end() }
         }
         return Iterator(base: stream.makeAsyncIterator(), subscription: subscription, progress: progress)
     }

@@ -319,11 +319,14 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     }
 
     /// Unregisters `subscription` once no delivery is running on another
-    /// thread; a later `dispose()` (`isFirst` false) only waits.
+    /// thread.
+    ///
+    /// Every `dispose()` of it does, not only the first: whichever returns
+    /// first, the handler no longer counts (a second one may get the lock
+    /// before the first).
     @inlinable
-    func remove(_ subscription: Subscription, isFirst: Bool) {
+    func remove(_ subscription: Subscription) {
         let removed = delivery.excludingDelivery { () -> Entry? in
-            guard isFirst else { return nil }
             guard let index = entries.firstIndex(where: { $0.subscription === subscription }) else {
                 return nil
             }
@@ -345,11 +348,11 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         /// A closure made in the (inlinable) `add`, so that removal runs
         /// specialised code even though `dispose()` is reached through the
         /// `Disposable` protocol.
-        @usableFromInline let detach: @Sendable (Subscription, Bool) -> Void
+        @usableFromInline let detach: @Sendable (Subscription) -> Void
 
         @inlinable
         init(registry: ObserverRegistry) {
-            detach = { [weak registry] subscription, isFirst in registry?.remove(subscription, isFirst: isFirst) }
+            detach = { [weak registry] subscription in registry?.remove(subscription) }
         }
 
         @inlinable
@@ -361,9 +364,9 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         /// for a call of the handler running on another thread.
         @usableFromInline
         func dispose() {
-            let isFirst = !disposed.exchange(true, ordering: .acquiringAndReleasing)
+            disposed.store(true, ordering: .releasing)
             // With the registry gone, no delivery can be running.
-            detach(self, isFirst)
+            detach(self)
         }
     }
 }

@@ -1,8 +1,9 @@
 import StateConformance
 
 /// Checks `sources` against `rules` and records a failure, at the caller's
-/// line, for every rule a source breaks; works in Swift Testing tests and
-/// in XCTest test cases alike.
+/// line, for every rule a source breaks, and for every check that was
+/// inconclusive (its threads never met: not a pass); works in Swift Testing
+/// tests and in XCTest test cases alike.
 ///
 /// ```swift
 /// import StateConformance
@@ -14,9 +15,16 @@ import StateConformance
 /// }
 /// ```
 ///
+/// A race may show in some runs only: give `runs` to check each rule
+/// several times ("failed 3 of 20 runs"). A crash inside a check ends the
+/// test process; before each check the kit writes the source and the rule to
+/// standard error, so the crash names them (see "Checking your own source"
+/// for checking a source that may crash, in an exit test).
+///
 /// - Parameters:
 ///   - sources: The sources to check.
 ///   - rules: The rules; the built-in ones by default.
+///   - runs: How many times to check each rule; 1 by default.
 ///   - fileID: The caller's file, for the report.
 ///   - filePath: The caller's file path, for the report.
 ///   - line: The caller's line, for the report.
@@ -26,17 +34,24 @@ import StateConformance
 public func expectConformance(
     _ sources: ConformanceSource...,
     rules: [Rule] = Conformance.rules,
+    runs: Int = 1,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
 ) -> [RuleResult] {
-    let results = Conformance.check(sources, rules: rules)
+    let results = Conformance.check(sources, rules: rules, runs: runs)
     for result in results {
-        guard case .fail(let reason) = result.outcome else { continue }
         let sentence = rules.first { $0.id == result.rule }?.sentence ?? ""
+        let message: String
+        switch result.outcome {
+        case .fail(let reason): message = "\(result.source) breaks \(result.rule) (\(sentence)): \(reason)"
+        case .inconclusive(let reason):
+            message = "\(result.source): \(result.rule) (\(sentence)) was inconclusive, not passed: \(reason)"
+        case .pass, .notApplicable: continue
+        }
         TestFailure.record(
-            "\(result.source) breaks \(result.rule) (\(sentence)): \(reason)",
+            message,
             fileID: fileID,
             filePath: filePath,
             line: line,

@@ -3,61 +3,138 @@ import PackageSources
 import StateConformance
 
 // state-conformance: every source in the package against every rule of the
-// contract, as a scorecard.
+// contract, as a scorecard. Each source is checked in a child process of its
+// own (this program, run again), so that a crash is one rule's failure and
+// the rest goes on.
 
 let usage = """
-    Usage: state-conformance [--json] [--source TEXT]... [--rule ID]... [--help]
+    Usage: state-conformance [--json] [--source TEXT]... [--rule ID]... [--runs N] [--faults] [--help]
 
       --json         one JSON object per (source, rule): source, rule, result
-                     (pass, fail or n/a) and detail
+                     (pass, fail, inconclusive or n/a), detail, runs,
+                     failedRuns and inconclusiveRuns
       --source TEXT  only the sources whose name contains TEXT (repeatable)
       --rule ID      only this rule, such as C7 (repeatable)
+      --runs N       check each rule N times (1 by default): a race may show
+                     in some runs only, and a pass is a pass in every run
+      --faults       check the kit's own broken sources instead, one fault
+                     each: every fault must fail its rule in every run
       --help         show this help
 
-    Exit status: 0 if no source broke a rule that applies to it, 1 if one did,
-    2 for a bad command line.
+    Each source is checked in a child process of its own: a crash (a trap, a
+    signal) fails the rule it happened in, with the signal and the first
+    line of the message, and the source goes on at the next rule.
+
+    Exit status: 0 if no source broke a rule that applies to it (with
+    --faults: if every fault was caught in every run), 1 otherwise, 2 for a
+    bad command line.
     """
 
+/// Reports a bad command line and exits 2.
+func badCommandLine(_ problem: String) -> Never {
+    FileHandle.standardError.write(Data("state-conformance: error: \(problem)\n\n\(usage)\n".utf8))
+    exit(2)
+}
+
 var json = false
+var faults = false
+var runs = 1
 var sourceFilters: [String] = []
 var ruleFilters: [String] = []
+/// Set in a child: where it starts.
+var child: ChildProcess.Start?
 var remaining = CommandLine.arguments.dropFirst()[...]
 while let argument = remaining.popFirst() {
     switch argument {
     case "--json": json = true
+    case "--faults": faults = true
     case "--help":
         print(usage)
         exit(0)
     case "--source":
-        guard let text = remaining.popFirst() else {
-            FileHandle.standardError.write(Data("state-conformance: error: --source needs a text\n\n\(usage)\n".utf8))
-            exit(2)
-        }
+        guard let text = remaining.popFirst() else { badCommandLine("--source needs a text") }
         sourceFilters.append(text)
     case "--rule":
         guard let id = remaining.popFirst(), Conformance.rules.contains(where: { $0.id == id }) else {
-            let ids = Conformance.rules.map(\.id).joined(separator: ", ")
-            FileHandle.standardError.write(
-                Data("state-conformance: error: --rule needs one of \(ids)\n\n\(usage)\n".utf8))
-            exit(2)
+            badCommandLine("--rule needs one of \(Conformance.rules.map(\.id).joined(separator: ", "))")
         }
         ruleFilters.append(id)
+    case "--runs":
+        guard let text = remaining.popFirst(), let count = Int(text), count >= 1 else {
+            badCommandLine("--runs needs a whole number of at least 1")
+        }
+        runs = count
+    case ChildProcess.flag:
+        guard let source = remaining.popFirst().flatMap(Int.init), let rule = remaining.popFirst().flatMap(Int.init),
+            let run = remaining.popFirst().flatMap(Int.init)
+        else { badCommandLine("\(ChildProcess.flag) needs a source, a rule and a run") }
+        child = ChildProcess.Start(source: source, rule: rule, run: run)
     default:
-        FileHandle.standardError.write(
-            Data("state-conformance: error: unknown option '\(argument)'\n\n\(usage)\n".utf8))
-        exit(2)
+        badCommandLine("unknown option '\(argument)'")
     }
 }
 
-let sources = Conformance.packageSources.filter { source in
-    sourceFilters.isEmpty || sourceFilters.contains { source.name.contains($0) }
+let faultSources = Conformance.faultSources.filter { fault in
+    sourceFilters.isEmpty || sourceFilters.contains { fault.source.name.contains($0) }
 }
+let sources =
+    faults
+    ? faultSources.map(\.source)
+    : Conformance.packageSources.filter { source in
+        sourceFilters.isEmpty || sourceFilters.contains { source.name.contains($0) }
+    }
 let rules = Conformance.rules.filter { ruleFilters.isEmpty || ruleFilters.contains($0.id) }
-guard !sources.isEmpty else {
-    FileHandle.standardError.write(Data("state-conformance: error: no source matches \(sourceFilters)\n".utf8))
-    exit(2)
+guard !sources.isEmpty else { badCommandLine("no source matches \(sourceFilters)") }
+
+if let child {
+    ChildProcess.run(sources[child.source], rules: rules, from: child, runs: runs)
+    exit(0)
 }
 
-let results = Conformance.check(sources, rules: rules)
-print(json ? Scorecard.json(results) : Scorecard.table(results, rules: rules))
-exit(results.contains { $0.failed } ? 1 : 0)
+let results = sources.indices.flatMap { index in
+    ChildProcess.check(sourceAt: index, of: sources, rules: rules, runs: runs, arguments: CommandLine.arguments)
+}
+
+guard faults else {
+    print(json ? Scorecard.json(results) : Scorecard.table(results, rules: rules))
+    exit(results.contains { !$0.passed && $0.outcome != .notApplicable } ? 1 : 0)
+}
+
+// Faults: each must fail its own rule in every run.
+if json {
+    print(Scorecard.json(results))
+}
+var caught = 0
+var missed: [String] = []
+if !json { print("fault".padding(toLength: 66, withPad: " ", startingAt: 0) + "rule  caught") }
+for fault in faultSources where ruleFilters.isEmpty || ruleFilters.contains(fault.rule) {
+    let result = results.first { $0.source == fault.source.name && $0.rule == fault.rule }
+    let failed = result?.failedRuns ?? 0
+    let verdict = "\(failed) of \(result?.runs ?? runs)"
+    if !json {
+        print(
+            fault.source.name.padding(toLength: 66, withPad: " ", startingAt: 0)
+                + fault.rule.padding(toLength: 6, withPad: " ", startingAt: 0) + verdict)
+    }
+    if let result, failed == result.runs {
+        caught += 1
+    } else {
+        let why: String
+        switch result?.outcome {
+        case .inconclusive(let reason)?: why = "inconclusive: \(reason)"
+        case .pass?: why = "passed"
+        case .fail(let reason)?: why = reason
+        case .notApplicable?, nil: why = "not applicable"
+        }
+        missed.append("  \(fault.source.name), \(fault.rule): caught in \(verdict) runs (\(why))")
+    }
+}
+if !json {
+    print("")
+    print("\(caught) passed, \(missed.count) failed")
+    if !missed.isEmpty {
+        print("")
+        print(missed.joined(separator: "\n"))
+    }
+}
+exit(missed.isEmpty ? 0 : 1)

@@ -21,20 +21,50 @@ struct ScorecardCommandTests {
         let result = try run(["--json", "--source", "Delta ObservableProperty", "--rule", "C1"])
         #expect(result.status == 0)
         let objects = try #require(
-            try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: String]])
-        #expect(objects.map { $0["rule"] } == ["C1", "C1"])
-        #expect(Set(objects.compactMap { $0["result"] }) == ["pass"])
+            try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+        #expect(objects.map { $0["rule"] as? String } == ["C1", "C1"])
+        #expect(Set(objects.compactMap { $0["result"] as? String }) == ["pass"])
     }
 
     @Test(
         "a bad command line exits 2 with the usage on standard error",
         arguments: [
-            ["--rule", "C99"], ["--source"], ["--fast"], ["--source", "no such source"],
+            ["--rule", "C99"], ["--source"], ["--fast"], ["--source", "no such source"], ["--runs", "0"],
+            ["--runs"],
         ])
     func badCommandLine(arguments: [String]) throws {
         let result = try run(arguments)
         #expect(result.status == 2)
         #expect(result.errors.contains("state-conformance: error:"))
         #expect(result.output.isEmpty)
+    }
+
+    @Test("--runs repeats every rule, and the scorecard says so")
+    func runs() throws {
+        let result = try run(["--source", "Ducks PublishRelay", "--rule", "C1", "--rule", "C2", "--runs", "3"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("each rule checked 3 times"))
+    }
+
+    @Test("--faults: each fault is caught by its rule in every run, also a crash, in a process of its own")
+    func faults() throws {
+        let result = try run(["--faults", "--source", "replays", "--source", "traps", "--runs", "2"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("4 passed, 0 failed"), "\(result.output)")
+        #expect(result.output.contains("a store that traps on concurrent dispatches"))
+    }
+
+    @Test("a crash fails the rule it happened in, with its signal and message, and the source goes on")
+    func crashIsOneRulesFailure() throws {
+        let result = try run(["--faults", "--source", "traps on concurrent", "--rule", "C2", "--rule", "C11", "--json"])
+        let objects = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
+        let c2 = try #require(objects.first { $0["rule"] as? String == "C2" })
+        let detail = c2["detail"] as? String ?? ""
+        #expect(c2["result"] as? String == "fail")
+        #expect(detail.contains("crashed (signal"), "\(detail)")
+        #expect(detail.contains("TrappingStore: two dispatches at once"), "\(detail)")
+        let c11 = try #require(objects.first { $0["rule"] as? String == "C11" })
+        #expect(c11["result"] as? String == "pass", "the next rule was checked after the crash")
     }
 }

@@ -5,8 +5,9 @@ import Testing
 
 @Suite("StateConformance: the scorecard")
 struct ScorecardTests {
-    /// The scorecard as it reads when every source passes every rule that
-    /// applies to it (which `PackageSourcesTests` checks): ✓ where a rule
+    /// The scorecard of 20 runs as it reads when every source passes every
+    /// rule that applies to it in every run (which `PackageSourcesTests`
+    /// and CI's `state-conformance --runs 20` check): ✓ where a rule
     /// applies, · where it does not.
     static var expectedScorecard: String {
         let results = Conformance.packageSources.flatMap { source in
@@ -14,7 +15,7 @@ struct ScorecardTests {
                 RuleResult(
                     source: source.name,
                     rule: rule.id,
-                    outcome: rule.applies(to: source.traits) ? .pass : .notApplicable
+                    runs: Array(repeating: rule.applies(to: source.traits) ? .pass : .notApplicable, count: 20)
                 )
             }
         }
@@ -37,12 +38,38 @@ struct ScorecardTests {
             RuleResult(source: "a \"quoted\" source", rule: "C1", outcome: .pass),
             RuleResult(source: "b", rule: "C2", outcome: .fail("line\nbreak")),
             RuleResult(source: "b", rule: "C3", outcome: .notApplicable),
+            RuleResult(
+                source: "b", rule: "C4",
+                runs: Array(repeating: .pass, count: 18) + [.inconclusive("x"), .inconclusive("y")]),
         ]
         let data = Data(Scorecard.json(results).utf8)
-        let objects = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: String]])
-        #expect(objects.count == 3)
-        #expect(objects[0] == ["source": "a \"quoted\" source", "rule": "C1", "result": "pass", "detail": ""])
-        #expect(objects[1] == ["source": "b", "rule": "C2", "result": "fail", "detail": "line\nbreak"])
-        #expect(objects[2]["result"] == "n/a")
+        let objects = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        #expect(objects.count == 4)
+        #expect(objects[0]["source"] as? String == "a \"quoted\" source")
+        #expect(objects[0]["result"] as? String == "pass")
+        #expect(objects[0]["detail"] as? String == "")
+        #expect(objects[1]["detail"] as? String == "line\nbreak")
+        #expect(objects[1]["result"] as? String == "fail")
+        #expect(objects[2]["result"] as? String == "n/a")
+        #expect(objects[3]["result"] as? String == "inconclusive")
+        #expect(objects[3]["runs"] as? Int == 20)
+        #expect(objects[3]["failedRuns"] as? Int == 0)
+        #expect(objects[3]["inconclusiveRuns"] as? Int == 2)
+    }
+
+    @Test("repeated runs: a failure in any run fails the rule and says in how many")
+    func repeatedRuns() {
+        let result = RuleResult(
+            source: "s", rule: "C2", runs: [.pass, .fail("first"), .inconclusive("never met"), .fail("second")])
+        #expect(result.outcome == .fail("failed 2 of 4 runs; first: first"))
+        #expect(result.failedRuns == 2)
+        #expect(result.inconclusiveRuns == 1)
+        #expect(!result.passed)
+        let inconclusive = RuleResult(source: "s", rule: "C2", runs: [.pass, .inconclusive("never met")])
+        #expect(inconclusive.outcome == .inconclusive("inconclusive in 1 of 2 runs; first: never met"))
+        #expect(!inconclusive.passed, "an inconclusive run is not a pass")
+        let table = Scorecard.table([inconclusive], rules: Conformance.rules.filter { $0.id == "C2" })
+        #expect(table.contains("?"))
+        #expect(table.contains("0 passed, 1 failed"))
     }
 }

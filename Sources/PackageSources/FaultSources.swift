@@ -1,0 +1,320 @@
+import Dispatch
+import StateConformance
+import StateCore
+import Synchronization
+
+/// A source broken on purpose, with one fault, and the rule that must catch
+/// it in every run.
+package struct FaultSource: Sendable {
+    /// The source, named after its fault.
+    package let source: ConformanceSource
+    /// The rule that must fail for it, every time.
+    package let rule: String
+    /// Whether the fault crashes the process (it must be checked in a
+    /// process of its own).
+    package let crashes: Bool
+}
+
+extension Conformance {
+    /// Sources with one fault each, for the kit's own acceptance: each must
+    /// fail its rule in every run (`state-conformance --faults --runs 20`).
+    ///
+    /// The races are races of logic (an atomic load and then a store, a lock
+    /// per sending thread), never memory races, so the thread sanitizer run
+    /// stays meaningful. All but the fault is StateCore's registry.
+    package static var faultSources: [FaultSource] {
+        [
+            fault("delivery serialised per sending thread only", rule: "C3", traits: SourceTraits()) {
+                LockPerThreadSource()
+            },
+            fault(
+                "a replay read after joining (duplicates a value sent meanwhile)", rule: "C7",
+                traits: SourceTraits(replay: .last(3))
+            ) { RecentSource(replayLast: 3, readsReplayAfterJoining: true) },
+            fault("a store that traps on concurrent dispatches", rule: "C2", traits: SourceTraits(), crashes: true) {
+                TrappingStore()
+            },
+            fault("a recursive re-entrant send", rule: "C5", traits: SourceTraits()) { RecursiveSource() },
+            fault("dispose() returns before the handler is removed", rule: "C9", traits: SourceTraits()) {
+                LateRemovalSource()
+            },
+            fault(
+                "a crash when disposing from another thread during a delivery", rule: "C9", traits: SourceTraits(),
+                crashes: true
+            ) { TrappingDisposalSource() },
+            fault("disposed handlers are kept", rule: "C11", traits: SourceTraits()) { KeepingSource() },
+            fault("a .last(3) source that replays nothing", rule: "C7", traits: SourceTraits(replay: .last(3))) {
+                RecentSource(replayLast: 0)
+            },
+            fault("a .last(3) source that replays one value", rule: "C7", traits: SourceTraits(replay: .last(3))) {
+                RecentSource(replayLast: 1)
+            },
+            fault("a .last(3) source that replays every value", rule: "C7", traits: SourceTraits(replay: .last(3))) {
+                RecentSource(replayLast: .max)
+            },
+            fault(
+                "a current value that is stale inside a callback", rule: "C8",
+                traits: SourceTraits(replay: .currentValue)
+            ) { StaleCurrentSource() },
+            fault("values lost under two senders", rule: "C14", traits: SourceTraits()) { LosingSource() },
+        ]
+    }
+
+    private static func fault<Instance: FaultyInstance>(
+        _ name: String,
+        rule: String,
+        traits: SourceTraits,
+        crashes: Bool = false,
+        make: @escaping @Sendable () -> Instance
+    ) -> FaultSource {
+        let makeInstance: @Sendable () -> SourceUnderTest = { underTest(make()) }
+        let source = ConformanceSource(name: name, traits: traits, make: makeInstance)
+        return FaultSource(source: source, rule: rule, crashes: crashes)
+    }
+}
+
+/// An instance of a faulty source, as the rules drive it.
+private func underTest<Instance: FaultyInstance>(_ instance: Instance) -> SourceUnderTest {
+    let send: @Sendable (Int) -> Void = { value in instance.send(value) }
+    let subscribe: @Sendable (@escaping @Sendable (Int) -> Void) -> Disposable = { handler in
+        instance.subscribe(handler)
+    }
+    var current: (@Sendable () -> Int)?
+    if instance.hasCurrent {
+        current = { instance.current }
+    }
+    return SourceUnderTest(object: instance, current: current, send: send, subscribe: subscribe)
+}
+
+/// What the faulty sources offer the rules.
+private protocol FaultyInstance: AnyObject, Sendable {
+    func send(_ value: Int)
+    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable
+    var hasCurrent: Bool { get }
+    var current: Int { get }
+}
+
+extension FaultyInstance {
+    var hasCurrent: Bool { false }
+    var current: Int { 0 }
+}
+
+/// Calls its handlers under a lock of the sending thread's own: sends from
+/// one thread are serialised, sends from two overlap.
+private final class LockPerThreadSource: FaultyInstance {
+    private let handlers = LockedValue<[(id: Int, call: @Sendable (Int) -> Void)]>([])
+    private let locks = LockedValue<[UInt: Lock]>([:])
+    private let nextID = Atomic<Int>(0)
+
+    func send(_ value: Int) {
+        let lock = locks.modify { locks in
+            // The fault: one lock per sending thread, not one per source.
+            let thread = currentThreadIdentity()
+            if let lock = locks[thread] { return lock }
+            let lock = Lock()
+            locks[thread] = lock
+            return lock
+        }
+        lock.withLock {
+            for handler in handlers.value { handler.call(value) }
+        }
+    }
+
+    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        handlers.modify { $0.append((id, handler)) }
+        return Disposables.create { [weak self] in self?.handlers.modify { $0.removeAll { $0.id == id } } }
+    }
+}
+
+/// Replays the last values it delivered, on a registry; its fault is in the
+/// number it replays or in when it reads them.
+private final class RecentSource: FaultyInstance {
+    private let registry = ObserverRegistry<Int>()
+    private let recent = LockedValue<[Int]>([])
+    private let replayLast: Int
+    private let readsReplayAfterJoining: Bool
+
+    init(replayLast: Int, readsReplayAfterJoining: Bool = false) {
+        self.replayLast = replayLast
+        self.readsReplayAfterJoining = readsReplayAfterJoining
+    }
+
+    func send(_ value: Int) {
+        registry.send(value) { [recent] value in
+            recent.modify { $0.append(value) }
+        }
+    }
+
+    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+        let count = replayLast
+        guard readsReplayAfterJoining else {
+            return registry.add(replaying: { [recent] in Array(recent.value.suffix(count)) }, handler)
+        }
+        // The fault: join first, then read and hand over the replay; a value
+        // delivered in between is heard live and again in the replay.
+        let subscription = registry.add(handler)
+        for value in recent.value.suffix(count) { handler(value) }
+        return subscription
+    }
+}
+
+/// A store that traps when two dispatches overlap, as some stores do.
+private final class TrappingStore: FaultyInstance {
+    private let registry = ObserverRegistry<Int>()
+    private let dispatching = Atomic<Bool>(false)
+
+    func send(_ value: Int) {
+        if dispatching.exchange(true, ordering: .acquiringAndReleasing) {
+            fatalError("TrappingStore: two dispatches at once")
+        }
+        registry.send(value)
+        dispatching.store(false, ordering: .releasing)
+    }
+
+    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+        registry.add(handler)
+    }
+}
+
+/// Calls its handlers directly from `send`, also from inside a handler.
+private final class RecursiveSource: FaultyInstance {
+    private let handlers = LockedValue<[(id: Int, call: @Sendable (Int) -> Void)]>([])
+    private let nextID = Atomic<Int>(0)
+    private let lock = RecursiveSerialLock()
+
+    func send(_ value: Int) {
+        // Serialised across threads, but the fault: a send from inside a
+        // handler runs every handler again, at once.
+        lock.withLock {
+            for handler in handlers.value { handler.call(value) }
+        }
+    }
+
+    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+        let id = nextID.add(1, ordering: .relaxed).newValue
+        handlers.modify { $0.append((id, handler)) }
+        return Disposables.create { [weak self] in self?.handlers.modify { $0.removeAll { $0.id == id } } }
+    }
+}
+
+/// A lock the holding thread may take again.
+private final class RecursiveSerialLock: Sendable {
+    private let lock = Lock()
+    private let holder = Atomic<UInt>(0)
+    private let depth = Atomic<Int>(0)
+
+    func withLock(_ body: () -> Void) {
+        let thread = currentThreadIdentity()
+        if holder.load(ordering: .acquiring) == thread {
+            depth.add(1, ordering: .relaxed)
+            body()
+            depth.subtract(1, ordering: .relaxed)
+            return
+        }
+        lock.lock()
+        holder.store(thread, ordering: .releasing)
+        body()
+        holder.store(0, ordering: .releasing)
+        lock.unlock()
+    }
+}
+
+/// Removes a disposed handler later, on another thread; `dispose()`
+/// returns at once.
+private final class LateRemovalSource: FaultyInstance {
+    private let registry = ObserverRegistry<Int>()
+
+    func send(_ value: Int) {
+        registry.send(value)
+    }
+
+    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+        let subscription = registry.add(handler)
+        // The fault: the removal is queued, not done.
+        return Disposables.create { DispatchQueue.global().async { subscription.dispose() } }
+    }
+}
+
+/// Traps when a subscription is disposed from another thread while a
+/// delivery runs.
+private final class TrappingDisposalSource: FaultyInstance {
+    private let registry = ObserverRegistry<Int>()
+    private let delivering = Atomic<Int>(0)
+
+    func send(_ value: Int) {
+        delivering.add(1, ordering: .acquiringAndReleasing)
+        registry.send(value)
+        delivering.subtract(1, ordering: .acquiringAndReleasing)
+    }
+
+    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+        let subscription = registry.add(handler)
+        return Disposables.create { [self] in
+            if delivering.load(ordering: .acquiring) > 0 {
+                fatalError("TrappingDisposalSource: unsubscribed during a delivery")
+            }
+            subscription.dispose()
+        }
+    }
+}
+
+/// Stops calling a disposed handler but keeps it (and what it captures).
+private final class KeepingSource: FaultyInstance {
+    private let registry = ObserverRegistry<Int>()
+    private let kept = LockedValue<[@Sendable (Int) -> Void]>([])
+
+    func send(_ value: Int) {
+        registry.send(value)
+    }
+
+    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+        // The fault: a copy of every handler stays for the source's life.
+        kept.modify { $0.append(handler) }
+        return registry.add(handler)
+    }
+}
+
+/// Keeps a current value, but sets it after its observers have heard the
+/// value, not before: inside a callback it is the previous one.
+private final class StaleCurrentSource: FaultyInstance {
+    private let registry = ObserverRegistry<Int>()
+    private let value = LockedValue(0)
+
+    var hasCurrent: Bool { true }
+    var current: Int { value.value }
+
+    func send(_ newValue: Int) {
+        registry.send(newValue)
+        // The fault: too late.
+        value.modify { $0 = newValue }
+    }
+
+    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+        registry.add(replaying: { [value] in [value.value] }, handler)
+    }
+}
+
+/// Queues each value and then delivers what is queued, but queues it by
+/// reading the queue and writing it back in two steps: two senders can read
+/// the same queue, and the second write drops the first sender's value.
+private final class LosingSource: FaultyInstance {
+    private let registry = ObserverRegistry<Int>()
+    private let queued = LockedValue<[Int]>([])
+
+    func send(_ value: Int) {
+        // The fault: a read and a write, not one step.
+        var values = queued.value
+        values.append(value)
+        queued.modify { $0 = values }
+        let batch = queued.modify { queued -> [Int] in
+            defer { queued = [] }
+            return queued
+        }
+        for value in batch { registry.send(value) }
+    }
+
+    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+        registry.add(handler)
+    }
+}

@@ -1,0 +1,93 @@
+import PackageSources
+import StateConformance
+import StateCore
+import Synchronization
+import Testing
+
+/// The kit's acceptance: each hand-written source with one fault fails its rule.
+///
+/// Here once each, in process (the crashing ones in an exit test); CI runs
+/// every fault 20 times, each source in a process of its own
+/// (`state-conformance --faults --runs 20`).
+@Suite("StateConformance: each fault is caught by its rule")
+struct FaultSourceTests {
+    static let inProcess = Conformance.faultSources.filter { !$0.crashes }
+    static let crashing = Conformance.faultSources.filter(\.crashes)
+
+    @Test("the fault fails its rule", arguments: inProcess)
+    func caught(fault: FaultSource) throws {
+        let rule = try #require(Conformance.rules.first { $0.id == fault.rule })
+        let result = Conformance.check([fault.source], rules: [rule])[0]
+        #expect(result.failed, "\(fault.source.name): \(rule.id) gave \(result.outcome)")
+    }
+
+    @Test("a crashing fault ends the process in its rule (an exit test: the source is built inside it)")
+    func crashingFaultsCrash() async {
+        #expect(Self.crashing.count == 2)
+        await #expect(processExitsWith: .failure) {
+            // Exit tests capture nothing: build the source inside the body.
+            let fault = Conformance.faultSources.first { $0.source.name.contains("traps on concurrent") }!
+            let rule = Conformance.rules.first { $0.id == fault.rule }!
+            _ = Conformance.check([fault.source], rules: [rule])
+        }
+    }
+
+    @Test("a rule whose senders never meet is inconclusive, not a pass")
+    func neverMeeting() {
+        let turn = Atomic<Int>(0)
+        let outcome = MeetingThreads.rounds(threads: 2, budget: .milliseconds(50)) { threads in
+            threads.run { thread in
+                // One after the other: thread 1 waits for thread 0 to finish.
+                while turn.load(ordering: .acquiring) != thread {}
+                for _ in 0..<100 { threads.call {} }
+                turn.store(thread + 1, ordering: .releasing)
+            }
+            turn.store(0, ordering: .releasing)
+            return nil
+        }
+        guard case .inconclusive(let reason) = outcome else {
+            Issue.record("senders that never met gave \(outcome)")
+            return
+        }
+        #expect(reason.contains("never met"))
+    }
+
+    @Test("threads released together meet, and a correct source passes")
+    func meeting() {
+        let registry = ObserverRegistry<Int>()
+        let outcome = MeetingThreads.rounds(threads: 2, meetings: 50) { threads in
+            threads.sendTogether(atLeast: 200) { _, value in registry.send(value) }
+            return nil
+        }
+        #expect(outcome == .pass)
+    }
+
+    @Test("a declaration the rules cannot use is reported before any rule runs")
+    func unusableTraits() {
+        let ran = Atomic<Int>(0)
+        let source = ConformanceSource(name: "no current reader", traits: SourceTraits(replay: .currentValue)) {
+            ran.add(1, ordering: .relaxed)
+            let registry = ObserverRegistry<Int>()
+            return SourceUnderTest(
+                object: registry, send: { registry.send($0) }, subscribe: { registry.add(replaying: { [0] }, $0) })
+        }
+        let results = Conformance.check([source])
+        #expect(results.count == Conformance.rules.count)
+        #expect(results.allSatisfy { $0.failed })
+        #expect(results.allSatisfy { "\($0.outcome)".contains("no current: reader") })
+        #expect(ran.load(ordering: .relaxed) == 1, "only the declaration check made an instance")
+        let contradiction = ConformanceSource(
+            name: "replays a current value it does not keep",
+            traits: SourceTraits(replay: .currentValue, keepsCurrentValue: false)
+        ) {
+            let registry = ObserverRegistry<Int>()
+            return SourceUnderTest(object: registry, send: { registry.send($0) }, subscribe: { registry.add($0) })
+        }
+        #expect(Conformance.traitProblems(contradiction).contains { $0.contains("says it keeps none") })
+    }
+}
+
+extension FaultSource: CustomTestStringConvertible {
+    /// The fault, as the test's argument.
+    public var testDescription: String { "\(source.name) (\(rule))" }
+}
