@@ -102,9 +102,8 @@ extension FaultyInstance {
 /// Calls its handlers under a lock of the sending thread's own: sends from
 /// one thread are serialised, sends from two overlap.
 private final class LockPerThreadSource: FaultyInstance {
-    private let handlers = LockedValue<[(id: Int, call: @Sendable (Int) -> Void)]>([])
+    private let handlers = HandlerList()
     private let locks = LockedValue<[UInt: Lock]>([:])
-    private let nextID = Atomic<Int>(0)
 
     func send(_ value: Int) {
         let lock = locks.modify { locks in
@@ -115,12 +114,24 @@ private final class LockPerThreadSource: FaultyInstance {
             locks[thread] = lock
             return lock
         }
-        lock.withLock {
-            for handler in handlers.value { handler.call(value) }
-        }
+        lock.withLock { handlers.call(value) }
     }
 
     func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+        handlers.add(handler)
+    }
+}
+
+/// Handlers in an array behind a lock, called outside it, in order.
+private final class HandlerList: Sendable {
+    private let handlers = LockedValue<[(id: Int, call: @Sendable (Int) -> Void)]>([])
+    private let nextID = Atomic<Int>(0)
+
+    func call(_ value: Int) {
+        for handler in handlers.value { handler.call(value) }
+    }
+
+    func add(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
         let id = nextID.add(1, ordering: .relaxed).newValue
         handlers.modify { $0.append((id, handler)) }
         return Disposables.create { [weak self] in self?.handlers.modify { $0.removeAll { $0.id == id } } }
@@ -179,22 +190,17 @@ private final class TrappingStore: FaultyInstance {
 
 /// Calls its handlers directly from `send`, also from inside a handler.
 private final class RecursiveSource: FaultyInstance {
-    private let handlers = LockedValue<[(id: Int, call: @Sendable (Int) -> Void)]>([])
-    private let nextID = Atomic<Int>(0)
+    private let handlers = HandlerList()
     private let lock = RecursiveSerialLock()
 
     func send(_ value: Int) {
         // Serialised across threads, but the fault: a send from inside a
         // handler runs every handler again, at once.
-        lock.withLock {
-            for handler in handlers.value { handler.call(value) }
-        }
+        lock.withLock { handlers.call(value) }
     }
 
     func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
-        let id = nextID.add(1, ordering: .relaxed).newValue
-        handlers.modify { $0.append((id, handler)) }
-        return Disposables.create { [weak self] in self?.handlers.modify { $0.removeAll { $0.id == id } } }
+        handlers.add(handler)
     }
 }
 
