@@ -52,6 +52,13 @@ extension Conformance {
                 "Receiver warm(upTo: 2).map(nil if ÷3).skipNil()", strategy: .warm(upTo: 2), replay: .last(2),
                 model: .filter("not ÷3") { $0 % 3 != 0 }
             ) { $0.map { $0 % 3 == 0 ? nil : $0 }.skipNil() },
+            receiver("Receiver warm(upTo: 3).hotOnly()", strategy: .warm(upTo: 3), replay: .none, model: .identity) {
+                $0.hotOnly()
+            },
+            receiver("Receiver cold.hotOnly()", strategy: .cold, replay: .none, model: .identity) { $0.hotOnly() },
+            receiver("Receiver cold.hotOnly().map(×3)", strategy: .cold, replay: .none, model: .map("×3") { $0 * 3 }) {
+                $0.hotOnly().map { $0 * 3 }
+            },
         ]
         return sources
     }

@@ -205,3 +205,30 @@ extension Receiver where Wave: OptionalProtocol {
         }
     }
 }
+
+extension Receiver {
+    /// Returns a hot receiver that hears only what this receiver broadcasts
+    /// from now on: none of the waves this one keeps, whatever its strategy.
+    ///
+    /// ```swift
+    /// let (transmitter, receiver) = Receiver<Int>.make(with: .cold)
+    /// transmitter.broadcast(1)
+    /// receiver.hotOnly().listen { wave in print(wave) }   // 2, not 1
+    /// transmitter.broadcast(2)
+    /// ```
+    ///
+    /// Operators on it are hot too. Like every operator's receiver, it is
+    /// held by this receiver and keeps listening to it, without letting go
+    /// of its subscription, for as long as this receiver lives.
+    ///
+    /// From a widely used fork of Receiver, which apps build against.
+    ///
+    /// - Returns: A hot receiver of this receiver's waves from now on.
+    public func hotOnly() -> Receiver {
+        let hot = Receiver(strategy: .hot, derivedFrom: self)
+        let transmitter = Transmitter(hot)
+        // Not `listen`: that would replay what this receiver keeps.
+        _ = source.add(replaying: false) { wave in transmitter.broadcast(wave) }
+        return hot
+    }
+}
