@@ -76,6 +76,27 @@ extension StoreType {
 }
 
 extension StoreType {
+    /// Applies `action` to a state held in an ``ObservableProperty``, without
+    /// mutating the store: the property is a shared reference, and its
+    /// ``ObservableProperty/apply(_:)`` is atomic.
+    ///
+    /// The seed's spelling calls it: `store.dispatch(SetUserIdAction(id: 5))`
+    /// on a `var store` (or a `let`). Because it needs no exclusive access to
+    /// the store, a subscriber may read a global or `static` store
+    /// (`store.state.value`) while the dispatch runs, which the `mutating`
+    /// requirement would trap on as a simultaneous access. A local `var
+    /// store` that is only dispatched to is then never mutated: make it a
+    /// `let`.
+    ///
+    /// - Parameter action: The change to make.
+    @inlinable
+    public func dispatch<Action: ActionType, Value>(_ action: Action)
+    where ObservableState == ObservableProperty<Value>, Action.StateValueType == Value {
+        state.apply(action)
+    }
+}
+
+extension StoreType {
     /// Attaches `log` to the store's state property: see
     /// ``ObservableProperty/attach(_:snapshot:restore:)``.
     ///

@@ -217,7 +217,7 @@ extension Conformance {
                     object: property,
                     current: { property.value },
                     send: { value in
-                        var copy = store
+                        let copy = store
                         copy.dispatch(DeltaSet(value: value))
                     },
                     subscribe: { handler in property.subscribe(handler) }

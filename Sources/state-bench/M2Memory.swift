@@ -62,7 +62,7 @@ enum M2 {
             store.state.subscribe { tally.take($0.counter) }
             _ = S5.twoSenders(perThread: perThread) { _ in
                 // `dispatch` is mutating; every copy shares the one property.
-                var store = store
+                let store = store
                 store.dispatch(S3.Increment())
             }
             // Every dispatch increments the counter: the listener sees 1 … n.

@@ -100,7 +100,7 @@ enum S3 {
                     return Sample(elapsed: elapsed, ok: check(tallies, state.counter))
                 },
                 make("delta") {
-                    var store = Store(state: ObservableProperty(AppState()))
+                    let store = Store(state: ObservableProperty(AppState()))
                     let tallies = (0..<subscribers).map { _ in Tally() }
                     for tally in tallies { store.state.subscribe { tally.take($0.counter) } }
                     let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }
@@ -155,7 +155,7 @@ enum S3 {
                 return Sample(elapsed: elapsed, ok: check([tally], state.counter))
             },
             make("delta.log") {
-                var store = Store(state: ObservableProperty(AppState()))
+                let store = Store(state: ObservableProperty(AppState()))
                 store.attach(ActionLog<any ActionType<AppState>, AppState>(capacity: logCapacity), snapshot: { $0 })
                 let tally = Tally()
                 store.state.subscribe { tally.take($0.counter) }

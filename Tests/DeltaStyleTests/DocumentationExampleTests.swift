@@ -42,7 +42,7 @@ struct GettingStartedTests {
         func call() {
             let store = store
             api.getUserId { id in
-                var store = store.value
+                let store = store.value
                 store.dispatch(SetUserIdAction(id: id))
             }
         }
@@ -51,7 +51,7 @@ struct GettingStartedTests {
     @Test("subscriptions to the state and to a property inside it both hear a dispatch")
     func subscriptions() {
         let initialState = AppState()
-        var store = Store(state: ObservableProperty(initialState))
+        let store = Store(state: ObservableProperty(initialState))
         let output = Recorder<String>()
 
         // Subscribe to any change in the app's state

@@ -24,14 +24,14 @@ struct ObservablePropertyAdversarialTests {
             if property.value != value { mismatches.append(value) }
             if value % 7 == 0 {
                 reentrant.modify { $0 += 1 }
-                var store = base
+                let store = base
                 store.dispatch(Increment())
                 // Queued: still the value being delivered.
                 if property.value != value { mismatches.append(value) }
             }
         }
         onThreads(3) { _ in
-            var store = base
+            let store = base
             for _ in 0..<300 { store.dispatch(Increment()) }
         }
         let total = 900 + reentrant.value
@@ -50,7 +50,7 @@ struct ObservablePropertyAdversarialTests {
         let subscriptions = LockedValue<[Disposable]>([])
         onThreads(3) { index in
             if index < 2 {
-                var store = base
+                let store = base
                 for _ in 0..<300 { store.dispatch(Increment()) }
             } else {
                 for recorder in late {
@@ -79,7 +79,7 @@ struct ObservablePropertyAdversarialTests {
             property.subscribe { late.append($0) }.disposed(by: bag)
         }.disposed(by: bag)
         onThreads(2) { _ in
-            var store = base
+            let store = base
             for _ in 0..<200 { store.dispatch(Increment()) }
         }
         #expect(joinedAt.value == 50)
@@ -93,7 +93,7 @@ struct ObservablePropertyAdversarialTests {
         expectEveryConcurrentDisposeWaitsForHandler(
             subscribe: { handler in property.subscribe(handler) },
             send: {
-                var store = base
+                let store = base
                 store.dispatch(Increment())
             }
         )

@@ -86,7 +86,7 @@ struct ObservablePropertyTests {
         let announced = Recorder<Int>()
         store.state.subscribe { announced.append($0) }
         onThreads(4) { _ in
-            var copy = store
+            let copy = store
             for _ in 0..<10_000 {
                 copy.dispatch(Increment())
             }
@@ -158,14 +158,14 @@ struct ObservablePropertyTests {
         // the outer reduce is still running.
         store.state.value.total.subscribe { total in
             if total == 1 {
-                var copy = store
+                let copy = store
                 copy.dispatch(Bump(by: 10))
                 store.state.value.log.modify { $0.append("nested dispatch returned") }
             }
         }
         let outer = Recorder<Int>()
         store.state.subscribe { outer.append($0.total.value) }
-        var copy = store
+        let copy = store
         copy.dispatch(Bump(by: 1))
         #expect(store.state.value.total.value == 11)
         #expect(
@@ -191,7 +191,7 @@ struct ObservablePropertyTests {
             weakInner = store.state.value.currentUser
             subscription = store.state.subscribe { state in _ = state.currentUser.value }
             store.state.value.currentUser.subscribe { user in _ = user }
-            var copy = store
+            let copy = store
             copy.dispatch(SetCurrentUserAction(user: User(name: "Jane Doe")))
         }
         #expect(weakProperty == nil)

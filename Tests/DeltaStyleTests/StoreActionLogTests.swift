@@ -15,7 +15,7 @@ struct DeltaActionLogTests {
 
     @Test("the log records each action with a snapshot of the graph after it")
     func recordsSnapshots() {
-        var store = LibraryStore()
+        let store = LibraryStore()
         let log = Log()
         store.attach(log, snapshot: Shelf.init)
         store.dispatch(Shelve(title: "Emma"))
@@ -31,7 +31,7 @@ struct DeltaActionLogTests {
 
     @Test("values set directly are not actions: not recorded")
     func setsAreNotRecorded() {
-        var store = LibraryStore()
+        let store = LibraryStore()
         let log = Log()
         store.attach(log, snapshot: Shelf.init)
         store.state.value.titles.value = ["set"]
@@ -41,7 +41,7 @@ struct DeltaActionLogTests {
 
     @Test("travel restores the graph and tells the nested properties' subscribers; return restores the present")
     func travelRestoresNestedProperties() throws {
-        var store = LibraryStore()
+        let store = LibraryStore()
         let log = Log()
         store.attach(log, snapshot: Shelf.init, restore: Shelf.restore)
         let heard = Recorder<[String]>()
@@ -62,7 +62,7 @@ struct DeltaActionLogTests {
 
     @Test("a log attached without a restore function only records: travel throws notSupported")
     func noRestoreNoTravel() {
-        var store = LibraryStore()
+        let store = LibraryStore()
         let log = Log()
         store.attach(log, snapshot: Shelf.init)
         store.dispatch(Shelve(title: "Emma"))

@@ -137,7 +137,7 @@ final class DeltaCounterHarness: Harness, Sendable {
     var current: CounterSnapshot { CounterSnapshot(value: store.state.value) }
 
     func send(_ input: CounterInput) {
-        var store = store
+        let store = store
         switch input {
         case .increment: store.dispatch(DeltaScenarios.Increment())
         case .decrement: store.dispatch(DeltaScenarios.Decrement())
@@ -166,7 +166,7 @@ final class DeltaSessionHarness: Harness, Sendable {
     var current: SessionSnapshot { store.state.value.snapshot }
 
     func send(_ input: SessionInput) {
-        var store = store
+        let store = store
         switch input {
         case .logIn:
             let effect = store.dispatch(DeltaScenarios.LogIn(store: store, scheduler: effects, tick: tick))
