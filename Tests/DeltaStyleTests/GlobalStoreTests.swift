@@ -4,6 +4,8 @@ import Testing
 
 @testable import DeltaStyle
 
+/// A global store read by its own subscribers while it dispatches.
+///
 /// Real Delta apps keep one store in a global (or a `static var shared`),
 /// and a subscriber reads it while a dispatch runs. The seed's `mutating`
 /// dispatch made that read a simultaneous access, which Swift traps on.
