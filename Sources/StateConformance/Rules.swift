@@ -384,7 +384,7 @@ extension Conformance {
         sentence: "No call of a handler starts after its dispose() has returned, whichever thread disposes.",
         appliesTo: { $0.disposal != .cancelsLikeATask }
     ) { source in
-        MeetingThreads.rounds(threads: 2, meetings: 20) { threads in
+        MeetingThreads.rounds(threads: 2, meetings: 64) { threads in
             let instance = source.make()
             // Several handlers, disposed one after another while a thread sends.
             let handlers = (0..<disposalsPerRound).map { _ in WatchedHandler() }
@@ -400,6 +400,9 @@ extension Conformance {
                         race.waitUntil { handler.wasCalled }
                         threads.call { subscription.dispose() }
                         handler.disposed()
+                        // A send of this thread's own, right after: not even
+                        // the disposing thread may reach the handler now.
+                        instance.send(499)
                         let sent = race.sent
                         race.waitUntil { race.sent > sent + 16 }
                     }
@@ -416,7 +419,7 @@ extension Conformance {
     }
 
     /// How many handlers C9 and C13 dispose in one round.
-    static let disposalsPerRound = 8
+    static let disposalsPerRound = 16
 
     static let everyDisposeWaits = Rule(
         id: "C10",
@@ -542,7 +545,7 @@ extension Conformance {
             + "sends.",
         appliesTo: { $0.disposal != .waitsForRunningCall }
     ) { source in
-        MeetingThreads.rounds(threads: 2, meetings: 20) { threads in
+        MeetingThreads.rounds(threads: 2, meetings: 64) { threads in
             let instance = source.make()
             // Each handler's cancellation marks the values sent after it:
             // value = 1_000 * (handlers cancelled so far) + index % 500.
@@ -727,28 +730,37 @@ final class WatchedHandler: Sendable {
 final class DisposalRace: Sendable {
     private let sentCount = Atomic<Int>(0)
     private let stopAt = Atomic<Int>(Int.max)
+    private let finished = Atomic<Bool>(false)
 
     /// How many values the sender has sent.
     var sent: Int { sentCount.load(ordering: .relaxed) }
 
     /// Sends (through `send`, given an index) until stopped, for at most a
     /// second and 50,000 values.
+    ///
+    /// It lets the other thread run now and then, so that the two meet
+    /// even when they share one core.
     func sendUntilStopped(_ send: (Int) -> Void) {
+        defer { finished.store(true, ordering: .releasing) }
         let deadline = ContinuousClock.now + .seconds(1)
         var index = 0
         while index < stopAt.load(ordering: .relaxed) && index < 50_000 {
             send(index)
             index += 1
             sentCount.store(index, ordering: .relaxed)
-            if index % 1_024 == 0 && ContinuousClock.now > deadline { return }
+            if index % 256 == 0 {
+                sched_yield()
+                if ContinuousClock.now > deadline { return }
+            }
         }
     }
 
-    /// Waits, yielding, until `condition` holds (or for at most a second).
+    /// Waits, yielding, until `condition` holds, the sender has finished,
+    /// or a second has passed.
     func waitUntil(_ condition: () -> Bool) {
         let deadline = ContinuousClock.now + .seconds(1)
         var spins = 0
-        while !condition() {
+        while !condition() && !finished.load(ordering: .acquiring) {
             spins += 1
             if spins % 256 == 0 {
                 sched_yield()

@@ -14,11 +14,26 @@ struct FaultSourceTests {
     static let inProcess = Conformance.faultSources.filter { !$0.crashes }
     static let crashing = Conformance.faultSources.filter(\.crashes)
 
+    /// The faults that are races (a removal done later on another thread is
+    /// one too): whether a run sees one depends on how the threads are
+    /// scheduled, which a debug build sharing two cores with the rest of the
+    /// suite does not make the same every run.
+    static let races: Set<String> = [
+        "delivery serialised per sending thread only", "a replay read after joining (duplicates a value sent meanwhile)",
+        "values lost under two senders", "dispose() returns before the handler is removed",
+    ]
+
     @Test("the fault fails its rule", arguments: inProcess)
     func caught(fault: FaultSource) throws {
         let rule = try #require(Conformance.rules.first { $0.id == fault.rule })
-        let result = Conformance.check([fault.source], rules: [rule])[0]
+        // A race is given five runs here; CI requires 20 of 20, in release,
+        // each source in a process of its own (state-conformance --faults).
+        let runs = Self.races.contains(fault.source.name) ? 5 : 1
+        let result = Conformance.check([fault.source], rules: [rule], runs: runs)[0]
         #expect(result.failed, "\(fault.source.name): \(rule.id) gave \(result.outcome)")
+        if runs == 1 {
+            #expect(result.failedRuns == 1)
+        }
     }
 
     @Test("a crashing fault ends the process in its rule (an exit test: the source is built inside it)")
