@@ -19,7 +19,8 @@ struct FaultSourceTests {
     /// scheduled, which a debug build sharing two cores with the rest of the
     /// suite does not make the same every run.
     static let races: Set<String> = [
-        "delivery serialised per sending thread only", "a replay read after joining (duplicates a value sent meanwhile)",
+        "delivery serialised per sending thread only",
+        "a replay read after joining (duplicates a value sent meanwhile)",
         "values lost under two senders", "dispose() returns before the handler is removed",
     ]
 
