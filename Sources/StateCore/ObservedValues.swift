@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// The values a source delivers, as an `AsyncSequence` for `for await`.
@@ -82,19 +81,14 @@ public struct ObservedValues<Element: Sendable>: AsyncSequence {
         let progress = IterationProgress()
         let subscription = Subscription(subscribe(Sink(continuation: continuation, progress: progress)))
         continuation.onTermination = { [weak subscription] termination in
-            guard case .cancelled = termination else {
-                subscription?.end()
-                return
-            }
-            // The task was cancelled, or the iterator is being released. A
-            // task's cancellation calls this while the runtime holds the
-            // task's status lock: ending the subscription here would wait for
-            // a delivery running on another thread, whose handler yields into
-            // this stream and so needs that same lock to wake the task (a
-            // deadlock). End it on another thread instead. The loop ends it
-            // too, in its task, when it sees the cancellation (and drops what
-            // arrives meanwhile), and a released iterator ends it at once.
-            DispatchQueue.global().async { [weak subscription] in subscription?.end() }
+            // Only when the source has finished. A cancelled task's loop ends
+            // the subscription itself, in its task (its next `next()` returns
+            // nil), and a released iterator ends it as it goes: ending it
+            // here, where the runtime holds the cancelled task's status lock,
+            // could wait for a delivery whose handler needs that lock to wake
+            // the task, a deadlock.
+            guard case .finished = termination else { return }
+            subscription?.end()
         }
         return Iterator(base: stream.makeAsyncIterator(), subscription: subscription, progress: progress)
     }

@@ -128,7 +128,9 @@ struct ObservedValuesCancellationRaceTests {
                 let registry = ObserverRegistry<Int>()
                 let subscribed = DispatchSemaphore(value: 0)
                 let ended = DispatchSemaphore(value: 0)
-                let task = Task {
+                // Not on the cooperative pool: this test blocks a thread while
+                // it waits, and so may the tests running beside it.
+                let task = Task(executorPreference: DispatchExecutor.shared) {
                     let values = ObservedValues<Int> { sink in
                         defer { subscribed.signal() }
                         return registry.add { sink.yield($0) }
@@ -158,6 +160,17 @@ struct ObservedValuesCancellationRaceTests {
                 #expect(registry.count == 0, "the cancelled loop's subscription is still registered")
             }
         }
+    }
+}
+
+/// Runs tasks on Dispatch's threads instead of the cooperative pool.
+private final class DispatchExecutor: TaskExecutor {
+    static let shared = DispatchExecutor()
+    private let queue = DispatchQueue(label: "ObservedValuesCancellationRaceTests", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }
 }
 
