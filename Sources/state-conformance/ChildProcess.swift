@@ -101,15 +101,22 @@ enum ChildProcess {
         process.executableURL = URL(fileURLWithPath: executablePath(arguments[0]))
         process.arguments =
             Array(arguments.dropFirst()) + [flag, String(start.source), String(start.rule), String(start.run)]
-        let output = Pipe()
-        // The child announces every check on standard error: a file, so that
-        // a long run cannot fill a pipe nobody reads yet.
-        let errorsURL = FileManager.default.temporaryDirectory
-            .appending(path: "state-conformance-\(ProcessInfo.processInfo.processIdentifier)-\(start.source).err")
+        // The child writes to files, not pipes: nothing then waits for an end
+        // of file that a process still holding a pipe's end would withhold.
+        let folder = FileManager.default.temporaryDirectory
+        let stem = "state-conformance-\(ProcessInfo.processInfo.processIdentifier)-\(start.source)"
+        let outputURL = folder.appending(path: stem + ".out")
+        let errorsURL = folder.appending(path: stem + ".err")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errorsURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: errorsURL) }
-        guard let errors = try? FileHandle(forWritingTo: errorsURL) else {
-            return ([], "could not start a child process (no file for its messages)")
+        defer {
+            try? FileManager.default.removeItem(at: outputURL)
+            try? FileManager.default.removeItem(at: errorsURL)
+        }
+        guard let output = try? FileHandle(forWritingTo: outputURL),
+            let errors = try? FileHandle(forWritingTo: errorsURL)
+        else {
+            return ([], "could not start a child process (no files for its output)")
         }
         process.standardOutput = output
         process.standardError = errors
@@ -118,9 +125,10 @@ enum ChildProcess {
         } catch {
             return ([], "could not start a child process: \(error)")
         }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try? output.close()
         try? errors.close()
+        let data = (try? Data(contentsOf: outputURL)) ?? Data()
         let decoder = JSONDecoder()
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
             try? decoder.decode(Line.self, from: Data($0.utf8))
