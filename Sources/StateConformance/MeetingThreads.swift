@@ -134,14 +134,21 @@ public final class MeetingThreads: Sendable {
     }
 
     /// Runs `round` again and again, each time with a new set of threads,
-    /// until they have met `meetings` times in all (then the source passes),
-    /// a round reports a failure, or `budget` runs out (then the outcome is
-    /// inconclusive if they never met, a pass otherwise).
+    /// until they have met `meetings` times in all over at least `minimumRounds`
+    /// rounds (then the source passes), a round reports a failure, or
+    /// `budget` runs out (then the outcome is inconclusive if they never
+    /// met, a pass otherwise).
+    ///
+    /// Meetings alone are not enough evidence: threads that meet thousands
+    /// of times in one round may still meet in one pattern only (one
+    /// always waiting on the other at the same point). New threads each
+    /// round, started at a new instant, meet in other patterns.
     ///
     /// - Parameters:
     ///   - threads: How many threads each round races.
     ///   - meetings: How many meetings, over all rounds, make the evidence
     ///     enough.
+    ///   - minimumRounds: How many rounds, at least, make the evidence enough.
     ///   - budget: The longest the rounds may take in all; at least three
     ///     rounds run whatever it says, so that one slow round does not
     ///     use up the evidence.
@@ -151,6 +158,7 @@ public final class MeetingThreads: Sendable {
     public static func rounds(
         threads: Int,
         meetings: Int = 200,
+        minimumRounds: Int = 10,
         budget: Duration = .seconds(2),
         _ round: (MeetingThreads) -> String?
     ) -> Outcome {
@@ -165,7 +173,7 @@ public final class MeetingThreads: Sendable {
                 return .fail(failure)
             }
             total += meeting.meetings
-        } while total < meetings && (clock.now < deadline || rounds < 3)
+        } while (total < meetings || rounds < minimumRounds) && (clock.now < deadline || rounds < 3)
         guard total > 0 else {
             return .inconclusive("the \(threads) threads never met inside the source in \(rounds) round(s)")
         }

@@ -384,7 +384,7 @@ extension Conformance {
         sentence: "No call of a handler starts after its dispose() has returned, whichever thread disposes.",
         appliesTo: { $0.disposal != .cancelsLikeATask }
     ) { source in
-        MeetingThreads.rounds(threads: 2, meetings: 64) { threads in
+        MeetingThreads.rounds(threads: 2, meetings: 256) { threads in
             let instance = source.make()
             // Several handlers, disposed one after another while a thread sends.
             let handlers = (0..<disposalsPerRound).map { _ in WatchedHandler() }

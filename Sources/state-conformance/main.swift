@@ -18,7 +18,8 @@ let usage = """
       --runs N       check each rule N times (1 by default): a race may show
                      in some runs only, and a pass is a pass in every run
       --faults       check the kit's own broken sources instead, one fault
-                     each: every fault must fail its rule in every run
+                     each, against the rule each breaks (or the --rule
+                     ones): every fault must fail its rule in every run
       --help         show this help
 
     Each source is checked in a child process of its own: a crash (a trap, a
@@ -86,13 +87,22 @@ let sources =
 let rules = Conformance.rules.filter { ruleFilters.isEmpty || ruleFilters.contains($0.id) }
 guard !sources.isEmpty else { badCommandLine("no source matches \(sourceFilters)") }
 
+// The rules each source is checked against: with `--faults` and no
+// `--rule`, only the one its fault breaks (the others may fail too, a
+// deadlock taking a rule's whole time limit, and say nothing of the kit).
+let rulesPerSource =
+    faults && ruleFilters.isEmpty
+    ? faultSources.map { fault in rules.filter { $0.id == fault.rule } }
+    : sources.map { _ in rules }
+
 if let child {
-    ChildProcess.run(sources[child.source], rules: rules, from: child, runs: runs)
+    ChildProcess.run(sources[child.source], rules: rulesPerSource[child.source], from: child, runs: runs)
     exit(0)
 }
 
 let results = sources.indices.flatMap { index in
-    ChildProcess.check(sourceAt: index, of: sources, rules: rules, runs: runs, arguments: CommandLine.arguments)
+    ChildProcess.check(
+        sourceAt: index, of: sources, rules: rulesPerSource[index], runs: runs, arguments: CommandLine.arguments)
 }
 
 guard faults else {

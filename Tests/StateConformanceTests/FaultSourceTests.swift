@@ -77,6 +77,34 @@ struct FaultSourceTests {
         #expect(outcome == .pass)
     }
 
+    @Test("many meetings in one round are not enough: the rounds go on to the least number, new threads each")
+    func leastRounds() {
+        let rounds = Atomic<Int>(0)
+        let outcome = MeetingThreads.rounds(threads: 2, meetings: 1, minimumRounds: 7, budget: .seconds(60)) {
+            threads in
+            rounds.add(1, ordering: .relaxed)
+            // Each thread waits inside its call for the other: they meet.
+            let inside = Atomic<Int>(0)
+            threads.run { _ in
+                threads.call {
+                    inside.add(1, ordering: .sequentiallyConsistent)
+                    while inside.load(ordering: .sequentiallyConsistent) < 2 {}
+                }
+            }
+            return nil
+        }
+        #expect(outcome == .pass)
+        #expect(rounds.load(ordering: .relaxed) == 7)
+        // A failure in any of them ends the rounds there.
+        let failing = Atomic<Int>(0)
+        let failed = MeetingThreads.rounds(threads: 2, meetings: 1, minimumRounds: 7) { threads in
+            threads.sendTogether(atLeast: 10) { _, _ in }
+            return failing.add(1, ordering: .relaxed).newValue == 5 ? "round 5 failed" : nil
+        }
+        #expect(failed == .fail("round 5 failed"))
+        #expect(failing.load(ordering: .relaxed) == 5)
+    }
+
     @Test("a declaration the rules cannot use is reported before any rule runs")
     func unusableTraits() {
         let ran = Atomic<Int>(0)
