@@ -76,7 +76,11 @@ public final class DucksTestStore<State: DucksStyle.State & Equatable>: TestStor
             apply: { [weak store] action in store?.dispatch(action) },
             endChecks: { [weak store] in
                 let held = store?.heldMiddlewareCount ?? 0
-                return held > 0 ? ["\(held) middleware(s) have neither passed their action on nor been disposed"] : []
+                switch held {
+                case 0: return []
+                case 1: return ["1 middleware has neither passed its action on nor been disposed"]
+                default: return ["\(held) middlewares have neither passed their action on nor been disposed"]
+                }
             }
         )
         self.engine = engine

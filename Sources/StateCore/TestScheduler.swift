@@ -29,6 +29,11 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     // work is run only after taking it out of the state, outside the lock.
     private let state = LockedValue(Timeline())
 
+    /// The effect tasks that every ``TestClock`` on this scheduler waits
+    /// for before it moves: give it to the app's async effects with the
+    /// clock.
+    public let effects = EffectTasks()
+
     /// Creates a scheduler whose virtual clock reads zero.
     public init() {}
 
@@ -90,6 +95,33 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// cancelled.
     public var pendingCount: Int { state.value.pending.count }
 
+    /// The work scheduled and not yet run or cancelled, by identity and due
+    /// time, in the order it will run; wake-ups of sleeps on a
+    /// ``TestClock`` are left out.
+    package var pendingWork: [(id: Int, due: Duration)] {
+        state.value.pending.elements.filter { !$0.wakesASleeper }.sorted { ($0.due, $0.id) < ($1.due, $1.id) }
+            .map { (id: $0.id, due: $0.due) }
+    }
+
+    /// Runs the earliest piece of work due by `limit` (any, when nil),
+    /// moving the clock to its due time.
+    ///
+    /// - Returns: Whether there was one.
+    package func runNext(dueBy limit: Duration?) -> Bool {
+        guard let work = state.modify({ $0.takeNext(dueBy: limit) }) else { return false }
+        work()
+        return true
+    }
+
+    /// Schedules the wake-up of a sleep on a ``TestClock``: work like any
+    /// other, which ``pendingWork`` tells apart.
+    package func scheduleWake(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
+        let id = state.modify { $0.add(work, after: delay, wakesASleeper: true) }
+        return Disposables.create { [weak self] in
+            self?.state.modify { $0.cancel(id) }
+        }
+    }
+
     private func enqueue(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Int {
         state.modify { $0.add(work, after: delay) }
     }
@@ -107,15 +139,17 @@ private struct Timeline {
         let due: Duration
         let id: Int
         let work: @Sendable () -> Void
+        let wakesASleeper: Bool
     }
 
     var now = Duration.zero
     var pending = MinHeap<Entry> { ($0.due, $0.id) < ($1.due, $1.id) }
     private var nextID = 0
 
-    mutating func add(_ work: @escaping @Sendable () -> Void, after delay: Duration) -> Int {
+    mutating func add(_ work: @escaping @Sendable () -> Void, after delay: Duration, wakesASleeper: Bool = false) -> Int
+    {
         defer { nextID += 1 }
-        pending.insert(Entry(due: now + max(delay, .zero), id: nextID, work: work))
+        pending.insert(Entry(due: now + max(delay, .zero), id: nextID, work: work, wakesASleeper: wakesASleeper))
         return nextID
     }
 
@@ -135,7 +169,7 @@ private struct Timeline {
 
 /// A binary min-heap ordered by a strict "comes before" relation.
 struct MinHeap<Element> {
-    private var elements: [Element] = []
+    private(set) var elements: [Element] = []
     private let areInOrder: (Element, Element) -> Bool
 
     init(by areInOrder: @escaping (Element, Element) -> Bool) {

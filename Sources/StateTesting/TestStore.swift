@@ -37,10 +37,8 @@ public protocol TestStore: VirtualTime {
 }
 
 extension TestStore {
-    /// Whether the end checks run: `.on` (the default) fails the test for
-    /// inputs fed back and not received, work still scheduled and (Ducks)
-    /// middlewares still holding an action; `.off` skips them, and what is
-    /// asserted is still checked.
+    /// How much the test must assert: `.on` (the default) is exhaustive;
+    /// `.off` checks only what the test asserts (see ``Exhaustivity``).
     public var exhaustivity: Exhaustivity {
         get { engine.exhaustivity }
         set { engine.exhaustivity = newValue }
@@ -49,7 +47,8 @@ extension TestStore {
     /// Applies `input` and checks the state once the store has applied it.
     ///
     /// Inputs fed back and not yet received fail the test first (each must
-    /// be received before the next send).
+    /// be received before the next send); when not exhaustive, they are
+    /// skipped.
     ///
     /// - Parameters:
     ///   - input: The input.
@@ -93,15 +92,9 @@ extension TestStore {
         column: UInt = #column,
         assert update: ((inout AssertedState) -> Void)? = nil
     ) {
-        // Any value type-checks here; one that is no input of the store
-        // (not an action of Ducks, say) can never arrive: say so.
-        let note = expected is Input ? "" : " (\(Expected.self) is not an \(engine.noun) of this store)"
         engine.receive(
-            describe(expected) + note,
-            matches: { ($0 as? Expected) == expected },
-            update: update,
-            at: SourceLocationOfCall(fileID: fileID, filePath: filePath, line: line, column: column)
-        )
+            expecting: expected, update: update,
+            at: SourceLocationOfCall(fileID: fileID, filePath: filePath, line: line, column: column))
     }
 
     /// Checks that the next input fed back is of type `type`, and the state

@@ -75,7 +75,7 @@ struct DeltaTestStoreTests {
         withKnownIssue {
             test.finish()
         } matching: { issue in
-            issue.description.contains("were fed back but not received: ReportProgress")
+            issue.description.contains("fed back but not received: ReportProgress")
                 || issue.description.contains("still scheduled on the test scheduler")
         }
     }

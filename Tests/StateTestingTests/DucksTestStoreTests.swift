@@ -128,9 +128,9 @@ struct DucksTestStoreTests {
         withKnownIssue {
             test.finish()
         } matching: { issue in
-            issue.description.contains("were fed back but not received")
+            issue.description.contains("fed back but not received")
                 || issue.description.contains("still scheduled on the test scheduler")
-                || issue.description.contains("neither passed their action on nor been disposed")
+                || issue.description.contains("nor been disposed")
         }
     }
 
@@ -141,7 +141,7 @@ struct DucksTestStoreTests {
         withKnownIssue {
             test.send(App.LogOutAction()) { $0.load.loading = true }
         } matching: { issue in
-            issue.description.contains("Must receive 1 input(s) before sending")
+            issue.description.contains("Must receive 1 action before sending")
         }
         test.exhaustivity = .off
     }
@@ -153,9 +153,9 @@ struct DucksTestStoreTests {
             test.send(App.LogInAction())
         } matching: { issue in
             issue.sourceLocation?.fileName == "DucksTestStoreTests.swift"
-                && (issue.description.contains("were fed back but not received")
+                && (issue.description.contains("fed back but not received")
                     || issue.description.contains("still scheduled on the test scheduler")
-                    || issue.description.contains("neither passed their action on nor been disposed"))
+                    || issue.description.contains("nor been disposed"))
         }
     }
 }

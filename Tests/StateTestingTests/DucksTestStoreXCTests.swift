@@ -53,18 +53,18 @@ final class DucksTestStoreXCTests: XCTestCase {
 
     func testStateChangeNotAssertedIsReportedToXCTest() {
         let test = makeSessionTest()
-        test.exhaustivity = .off
         let reported = failures {
             test.send(DucksScenarios.LogInAction())
             test.receive(where: { $0 is DucksScenarios.LoadAction })
         }
+        // The end checks (at release) are not what this test is about.
+        test.exhaustivity = .off
         XCTAssertEqual(reported.count, 1)
         XCTAssertTrue(reported.first?.contains("the state changed, but the test did not say how") ?? false)
     }
 
     func testMissingReceiveIsReportedToXCTest() {
         let test = makeSessionTest()
-        test.exhaustivity = .off
         let reported = failures { test.receive(DucksScenarios.LogOutAction.self) }
         XCTAssertEqual(reported.count, 1)
         XCTAssertTrue(reported.first?.contains("but nothing was received") ?? false)
@@ -72,13 +72,14 @@ final class DucksTestStoreXCTests: XCTestCase {
 
     func testUnexpectedInputIsReportedToXCTest() {
         let test = makeSessionTest()
-        test.exhaustivity = .off
         let reported = failures {
             test.send(DucksScenarios.LogInAction())
             test.receive(DucksScenarios.LogOutAction.self)
         }
+        // The end checks (at release) are not what this test is about.
+        test.exhaustivity = .off
         XCTAssertEqual(reported.count, 1)
-        XCTAssertTrue(reported.first?.contains("but received LoadAction loading") ?? false)
+        XCTAssertTrue(reported.first?.contains("but received LoadAction loading instead") ?? false)
     }
 
     func testEndChecksAreReportedToXCTest() {
@@ -89,8 +90,8 @@ final class DucksTestStoreXCTests: XCTestCase {
             test.finish()
         }
         XCTAssertEqual(reported.count, 3)
-        XCTAssertTrue(reported.contains { $0.contains("were fed back but not received") })
+        XCTAssertTrue(reported.contains { $0.contains("fed back but not received") })
         XCTAssertTrue(reported.contains { $0.contains("still scheduled on the test scheduler") })
-        XCTAssertTrue(reported.contains { $0.contains("neither passed their action on nor been disposed") })
+        XCTAssertTrue(reported.contains { $0.contains("nor been disposed") })
     }
 }

@@ -46,7 +46,9 @@ package enum DeltaScenarios {
         var state: ObservableProperty<Session>
     }
 
-    package struct StartLoading: ActionType, Codable {
+    package struct StartLoading: ActionType, Equatable, Codable {
+        package init() {}
+
         package func reduce(state: Session) -> Session {
             state.loading.value = true
             state.progress.value = 0
@@ -55,8 +57,12 @@ package enum DeltaScenarios {
         }
     }
 
-    package struct ReportProgress: ActionType, Codable {
+    package struct ReportProgress: ActionType, Equatable, Codable {
         let percent: Int
+
+        package init(percent: Int) {
+            self.percent = percent
+        }
 
         package func reduce(state: Session) -> Session {
             state.progress.value = percent
@@ -64,7 +70,9 @@ package enum DeltaScenarios {
         }
     }
 
-    package struct FinishLoading: ActionType, Codable {
+    package struct FinishLoading: ActionType, Equatable, Codable {
+        package init() {}
+
         package func reduce(state: Session) -> Session {
             state.loggedIn.value = true
             state.loading.value = false
@@ -127,6 +135,44 @@ package enum DeltaScenarios {
             }
         }
         // end-central-step
+    }
+}
+
+extension DeltaScenarios {
+    /// Logging in through `store`, written with `async`/`await`: starts
+    /// loading, reports progress after each tick slept on `clock`,
+    /// finishes; disposing what `call()` returns cancels the effect.
+    package static func asyncLogIn<Store: StoreType & Sendable>(
+        store: Store,
+        clock: any Clock<Duration>,
+        effects: EffectTasks,
+        tick: Duration,
+        lastProgress: Int = SessionFixture.lastProgress
+    ) -> some DynamicActionType where Store.ObservableState.ValueType == Session {
+        AsyncLogIn(store: store, clock: clock, effects: effects, tick: tick, lastProgress: lastProgress)
+    }
+
+    struct AsyncLogIn<Store: StoreType & Sendable>: DynamicActionType
+    where Store.ObservableState.ValueType == Session {
+        let store: Store
+        let clock: any Clock<Duration>
+        let effects: EffectTasks
+        let tick: Duration
+        let lastProgress: Int
+
+        func call() -> Disposable {
+            var store = store
+            store.dispatch(StartLoading())
+            let (clock, tick, lastProgress) = (clock, tick, lastProgress)
+            return effects.start { [store] in
+                var store = store
+                for percent in 0...lastProgress {
+                    do { try await clock.sleep(for: tick) } catch { return }
+                    store.dispatch(ReportProgress(percent: percent))
+                }
+                store.dispatch(FinishLoading())
+            }
+        }
     }
 }
 

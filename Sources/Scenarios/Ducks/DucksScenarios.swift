@@ -50,7 +50,7 @@ package enum DucksScenarios {
         }
     }
 
-    package enum LoadAction: Action, Codable {
+    package enum LoadAction: Action, Equatable, Codable {
         case loading
         case progress(Int)
         case loaded
@@ -149,6 +149,59 @@ package enum DucksScenarios {
             default:
                 if case .cancel? = action as? LoadAction {
                     cancel.accept(())
+                }
+                next(action)
+            }
+            return Disposables.create()
+        }
+    }
+}
+
+extension DucksScenarios {
+    /// The example's `LoadMiddleware` written with `async`/`await`: on log
+    /// in, dispatches `loading`, then a progress report after each tick
+    /// slept on `clock`, and passes `loaded` on after the last; `cancel`
+    /// cancels the effect's task.
+    package struct AsyncLoadMiddleware: Middleware {
+        private let running = LockedValue<Disposable?>(nil)
+        let clock: any Clock<Duration>
+        let effects: EffectTasks
+        let tick: Duration
+        let lastProgress: Int
+
+        package init(
+            clock: any Clock<Duration>, effects: EffectTasks, tick: Duration = SessionFixture.tick,
+            lastProgress: Int = SessionFixture.lastProgress
+        ) {
+            self.clock = clock
+            self.effects = effects
+            self.tick = tick
+            self.lastProgress = lastProgress
+        }
+
+        package func on(_ store: Store<AppState>, action: Action, next: @escaping (Action) -> Void) -> Disposable {
+            switch action {
+            case is LogInAction:
+                store.dispatch(ActionCreator.loading())
+                // `next` is called once, from the effect's task, after the
+                // last report: the store expects it from any thread.
+                let next = UncheckedSendable(next)
+                let (clock, tick, lastProgress) = (clock, tick, lastProgress)
+                let effect = effects.start {
+                    for progress in 0...lastProgress {
+                        do { try await clock.sleep(for: tick) } catch { return }
+                        store.dispatch(ActionCreator.progress(progress))
+                    }
+                    next.value(ActionCreator.loaded())
+                }
+                running.modify { $0 = effect }
+                return effect
+            default:
+                if case .cancel? = action as? LoadAction {
+                    running.modify { running in
+                        running?.dispose()
+                        running = nil
+                    }
                 }
                 next(action)
             }

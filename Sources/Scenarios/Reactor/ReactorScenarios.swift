@@ -96,6 +96,40 @@ package enum ReactorScenarios {
     }
 }
 
+extension ReactorScenarios {
+    /// The loading effect written with `async`/`await`: a progress report
+    /// after each tick slept on `clock` while the session is loading, then
+    /// `Loaded`.
+    package struct AsyncLoad: Command {
+        let clock: any Clock<Duration>
+        let effects: EffectTasks
+        let tick: Duration
+        let lastProgress: Int
+
+        package init(
+            clock: any Clock<Duration>, effects: EffectTasks, tick: Duration,
+            lastProgress: Int = SessionFixture.lastProgress
+        ) {
+            self.clock = clock
+            self.effects = effects
+            self.tick = tick
+            self.lastProgress = lastProgress
+        }
+
+        package func execute(state: Session, core: Core<Session>) {
+            let (clock, tick, lastProgress) = (clock, tick, lastProgress)
+            effects.start {
+                for percent in 0...lastProgress {
+                    do { try await clock.sleep(for: tick) } catch { return }
+                    guard core.state.loading else { return }
+                    core.fire(event: Progress(percent: percent))
+                }
+                core.fire(event: Loaded())
+            }
+        }
+    }
+}
+
 /// Observes a core through a subscriber object, as Reactor apps do.
 final class ClosureSubscriber<Value>: Subscriber, Sendable {
     private let onUpdate: @Sendable (Value) -> Void

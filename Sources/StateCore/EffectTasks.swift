@@ -1,0 +1,214 @@
+/// Starts the tasks of an app's async effects, and knows which are still
+/// running: inject it where effects start, as the scheduler is injected.
+///
+/// An effect written with `async`/`await` (a Reactor command, a Ducks
+/// middleware, a Delta dynamic action, a Receiver producer) starts its task
+/// through the `EffectTasks` it was given, not with `Task { }`:
+///
+/// ```swift
+/// struct LoadMiddleware {
+///     let clock: any Clock<Duration>
+///     let effects: EffectTasks
+///
+///     func load(then send: @escaping @Sendable (Int) -> Void) {
+///         effects.start {
+///             try? await clock.sleep(for: .seconds(1))
+///             send(1)
+///         }
+///     }
+/// }
+/// ```
+///
+/// In the app, give it `EffectTasks()` and `ContinuousClock()`. In a test,
+/// give it a ``TestClock``'s ``TestClock/effects`` and the clock itself: the
+/// clock then advances only once every effect task started here is
+/// suspended on it or finished, and a test store can say which effects are
+/// still in flight at the end. A task started any other way (`Task { }`,
+/// `Task.detached`) is invisible to it, as work on another scheduler is
+/// invisible to a ``TestScheduler``.
+///
+/// Child tasks of an effect (`async let`, a task group) belong to it: the
+/// effect counts as suspended on the clock while any of them sleeps on it.
+public final class EffectTasks: Sendable {
+    /// The effects running now, and who waits for them to settle.
+    package let tracker = EffectTracker()
+
+    /// Creates a starter of effect tasks.
+    public init() {}
+
+    /// Starts `operation` in a task of its own, as an effect.
+    ///
+    /// The task inherits the caller's priority and task-local values, not
+    /// its actor (the effect runs on the global executor).
+    ///
+    /// - Parameters:
+    ///   - fileID: Where the effect starts, for messages.
+    ///   - line: Where the effect starts, for messages.
+    ///   - operation: The effect.
+    /// - Returns: A disposable that cancels the task.
+    @discardableResult
+    public func start(
+        fileID: StaticString = #fileID,
+        line: UInt = #line,
+        _ operation: @escaping @Sendable () async -> Void
+    ) -> Disposable {
+        let tracker = tracker
+        let id = tracker.started(at: "\(fileID):\(line)")
+        let task = Task {
+            await EffectTracker.$current.withValue(EffectTracker.Current(tracker: tracker, id: id)) {
+                await operation()
+            }
+            tracker.finished(id)
+        }
+        return Disposables.create { task.cancel() }
+    }
+
+    /// How many effect tasks started here have not finished.
+    public var runningCount: Int { tracker.runningCount }
+}
+
+/// The effect tasks of one ``EffectTasks`` and their states: running,
+/// suspended on a ``TestClock``, finished.
+///
+/// Settled means every effect task still alive is suspended on a test
+/// clock: nothing more happens until the clock moves.
+package final class EffectTracker: Sendable {
+    /// The effect the current task belongs to.
+    package struct Current: Sendable {
+        package let tracker: EffectTracker
+        package let id: Int
+    }
+
+    @TaskLocal package static var current: Current?
+
+    /// One running effect.
+    private struct Effect {
+        let origin: String
+        var sleepers: [Int: Duration] = [:]
+        var skipped = false
+    }
+
+    private struct Tracked {
+        var effects: [Int: Effect] = [:]
+        var nextID = 0
+        var nextSleeper = 0
+        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        var nextWaiter = 0
+
+        var isSettled: Bool { effects.values.allSatisfy { !$0.sleepers.isEmpty } }
+
+        /// Takes the waiters out if the effects have settled.
+        mutating func takeWaitersIfSettled() -> [CheckedContinuation<Void, Never>] {
+            guard isSettled, !waiters.isEmpty else { return [] }
+            defer { waiters = [:] }
+            return Array(waiters.values)
+        }
+    }
+
+    private let state = LockedValue(Tracked())
+
+    package init() {}
+
+    package var runningCount: Int { state.value.effects.count }
+
+    /// Notes an effect that starts, and returns its identity.
+    package func started(at origin: String) -> Int {
+        state.modify { state in
+            defer { state.nextID += 1 }
+            state.effects[state.nextID] = Effect(origin: origin)
+            return state.nextID
+        }
+    }
+
+    /// Notes an effect that finished.
+    package func finished(_ id: Int) {
+        let waiters = state.modify { state in
+            state.effects[id] = nil
+            return state.takeWaitersIfSettled()
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Notes that a task of effect `id` sleeps on a test clock until
+    /// `deadline`; returns the sleeper's identity for ``awoke(_:sleeper:)``.
+    package func sleeps(_ id: Int, until deadline: Duration) -> Int {
+        let (sleeper, waiters) = state.modify { state in
+            defer { state.nextSleeper += 1 }
+            state.effects[id]?.sleepers[state.nextSleeper] = deadline
+            return (state.nextSleeper, state.takeWaitersIfSettled())
+        }
+        for waiter in waiters { waiter.resume() }
+        return sleeper
+    }
+
+    /// Notes that a sleeper woke (its deadline came, or it was cancelled):
+    /// its effect runs again.
+    package func awoke(_ id: Int, sleeper: Int) {
+        state.modify { _ = $0.effects[id]?.sleepers.removeValue(forKey: sleeper) }
+    }
+
+    /// The effects alive now that the test has not said to skip: where each
+    /// started and, when it sleeps, until when.
+    package var inFlight: [(origin: String, sleepsUntil: Duration?)] {
+        state.value.effects.sorted { $0.key < $1.key }.filter { !$0.value.skipped }.map {
+            (origin: $0.value.origin, sleepsUntil: $0.value.sleepers.values.min())
+        }
+    }
+
+    /// Marks every effect alive now as skipped: ``inFlight`` leaves it out.
+    package func skipInFlight() {
+        state.modify { state in
+            for id in state.effects.keys { state.effects[id]?.skipped = true }
+        }
+    }
+
+    /// The effects that are running (not suspended on a test clock), as
+    /// where each started.
+    package var busy: [String] {
+        state.value.effects.sorted { $0.key < $1.key }.filter { $0.value.sleepers.isEmpty }.map(\.value.origin)
+    }
+
+    /// Waits until every effect alive is suspended on a test clock or has
+    /// finished, for at most `timeout` of real time.
+    ///
+    /// - Returns: The effects still running when the time ran out (where
+    ///   each started), or empty once settled.
+    package func settle(timeout: Duration) async -> [String] {
+        if state.value.isSettled { return [] }
+        let settled = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { [self] in
+                await waitUntilSettled()
+                return true
+            }
+            group.addTask {
+                // A bound on a wait that would otherwise never end, not a
+                // pause that hopes: the normal way out is the other task.
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        return settled ? [] : busy
+    }
+
+    private func waitUntilSettled() async {
+        let id = state.modify { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.modify { state -> Bool in
+                    if state.isSettled || Task.isCancelled { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            state.modify { $0.waiters.removeValue(forKey: id) }?.resume()
+        }
+    }
+}

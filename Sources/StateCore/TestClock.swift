@@ -1,0 +1,209 @@
+/// A `Clock` whose time is a ``TestScheduler``'s virtual time: a sleep on
+/// it ends when the test advances the scheduler past its deadline, never by
+/// itself.
+///
+/// Give it to effects written with `async`/`await`, with its ``effects``
+/// as their ``EffectTasks``, then advance it from the test. Clocks made on
+/// one ``TestScheduler`` are one clock: they share its time and its
+/// effects.
+///
+/// ```swift
+/// let clock = TestClock()
+/// let heard = LockedValue<[Int]>([])
+/// clock.effects.start {
+///     try? await clock.sleep(for: .seconds(1))
+///     heard.modify { $0.append(1) }
+///     try? await clock.sleep(for: .seconds(1))
+///     heard.modify { $0.append(2) }
+/// }
+/// await clock.advance(by: .seconds(2))   // woke at 1 s and at 2 s
+/// // heard.value == [1, 2]
+/// ```
+///
+/// Rules:
+/// - ``advance(by:)`` first waits until every task started through
+///   ``effects`` is suspended on this clock or has finished, then runs
+///   what falls due, in deadline order (sleepers and the scheduler's work
+///   alike), waiting again after each, so that an effect that sleeps twice
+///   inside one advance wakes at each deadline.
+/// - The wait is bounded: after ``settleTimeout`` of real time it gives up
+///   and returns the effects still running (where each was started).
+/// - A sleep whose deadline has come returns at once; a cancelled sleep
+///   throws `CancellationError`, as `Task.sleep` does.
+/// - A task not started through ``effects`` may sleep on the clock too: it
+///   wakes when due, but the clock does not wait for it to settle.
+public final class TestClock: Clock, Sendable {
+    /// A point in the virtual time of a ``TestClock``.
+    public struct Instant: InstantProtocol, Sendable {
+        /// The virtual time since the clock's scheduler was created.
+        public let offset: Duration
+
+        /// Creates an instant.
+        ///
+        /// - Parameter offset: The virtual time since the scheduler was
+        ///   created.
+        public init(offset: Duration) {
+            self.offset = offset
+        }
+
+        /// The instant `duration` later.
+        ///
+        /// - Parameter duration: How much later.
+        /// - Returns: The instant.
+        public func advanced(by duration: Duration) -> Instant {
+            Instant(offset: offset + duration)
+        }
+
+        /// The time from this instant to `other`.
+        ///
+        /// - Parameter other: The other instant.
+        /// - Returns: How long from this one to `other`.
+        public func duration(to other: Instant) -> Duration {
+            other.offset - offset
+        }
+
+        /// Whether `lhs` comes before `rhs`.
+        public static func < (lhs: Instant, rhs: Instant) -> Bool {
+            lhs.offset < rhs.offset
+        }
+    }
+
+    /// The scheduler whose virtual time this clock reads and moves.
+    public let scheduler: TestScheduler
+    /// The effect tasks this clock waits for before it moves: its
+    /// scheduler's, so every clock on one scheduler waits for the same.
+    public var effects: EffectTasks { scheduler.effects }
+    /// How long, in real time, ``advance(by:)`` waits for the effects to
+    /// settle before it gives up.
+    public let settleTimeout: Duration
+
+    /// Creates a clock on a scheduler's virtual time.
+    ///
+    /// - Parameters:
+    ///   - scheduler: The scheduler; a new one by default. Work scheduled
+    ///     on it and sleeps on this clock fall due on one timeline.
+    ///   - settleTimeout: How long ``advance(by:)`` waits, in real time,
+    ///     for the effects to settle; 5 seconds by default.
+    public init(scheduler: TestScheduler = TestScheduler(), settleTimeout: Duration = .seconds(5)) {
+        self.scheduler = scheduler
+        self.settleTimeout = settleTimeout
+    }
+
+    /// The current virtual time.
+    public var now: Instant { Instant(offset: scheduler.now) }
+
+    /// The finest difference between two instants: none.
+    public var minimumResolution: Duration { .zero }
+
+    /// Suspends until the virtual time reaches `deadline`.
+    ///
+    /// - Parameters:
+    ///   - deadline: When to wake.
+    ///   - tolerance: Ignored: virtual time is exact.
+    /// - Throws: `CancellationError` if the task is cancelled first.
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try Task.checkCancellation()
+        let delay = deadline.offset - scheduler.now
+        guard delay > .zero else { return }
+        let sleep = Sleep()
+        let current = EffectTracker.current
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                // Counted as suspended before the wake-up can run.
+                let sleeper = current.map { $0.tracker.sleeps($0.id, until: deadline.offset) }
+                let wake = scheduler.scheduleWake(after: delay) {
+                    if let current, let sleeper { current.tracker.awoke(current.id, sleeper: sleeper) }
+                    sleep.end(.success(()))
+                }
+                sleep.start(continuation) {
+                    wake.dispose()
+                    if let current, let sleeper { current.tracker.awoke(current.id, sleeper: sleeper) }
+                }
+            }
+        } onCancel: {
+            sleep.end(.failure(CancellationError()))
+        }
+    }
+
+    /// Lets `duration` of virtual time pass, waking the sleepers and running
+    /// the scheduler's work as each falls due, once the effects have
+    /// settled each time.
+    ///
+    /// - Parameter duration: How long; zero or more.
+    /// - Returns: The effects still running when the wait for them to
+    ///   settle ran out (where each was started): empty when all went well.
+    @discardableResult
+    public func advance(by duration: Duration) async -> [String] {
+        precondition(
+            duration >= .zero,
+            "TestClock.advance(by:) needs a duration of zero or more; got \(duration). Virtual time never runs backwards."
+        )
+        return await advance(to: scheduler.now + duration)
+    }
+
+    /// Runs every sleeper and every piece of the scheduler's work, however
+    /// far ahead, waiting for the effects to settle after each.
+    ///
+    /// - Returns: The effects still running when the wait for them to
+    ///   settle ran out: empty when all went well.
+    @discardableResult
+    public func run() async -> [String] {
+        await advance(to: nil)
+    }
+
+    private func advance(to target: Duration?) async -> [String] {
+        while true {
+            let busy = await effects.tracker.settle(timeout: settleTimeout)
+            guard busy.isEmpty else { return busy }
+            guard scheduler.runNext(dueBy: target) else { break }
+        }
+        if let target, target > scheduler.now { scheduler.advance(by: target - scheduler.now) }
+        return []
+    }
+}
+
+/// One sleep's continuation, resumed once: by its wake-up or its
+/// cancellation, whichever comes first (either may come before the
+/// continuation is stored).
+private final class Sleep: Sendable {
+    private struct Parts {
+        var continuation: CheckedContinuation<Void, any Error>?
+        var cancelWake: (@Sendable () -> Void)?
+        var ending: Result<Void, any Error>?
+        var ended = false
+    }
+
+    private let parts = LockedValue(Parts())
+
+    func start(_ continuation: CheckedContinuation<Void, any Error>, cancelWake: @escaping @Sendable () -> Void) {
+        let ending = parts.modify { parts -> Result<Void, any Error>? in
+            if let ending = parts.ending {
+                parts.ended = true
+                return ending
+            }
+            parts.continuation = continuation
+            parts.cancelWake = cancelWake
+            return nil
+        }
+        if let ending {
+            if case .failure = ending { cancelWake() }
+            continuation.resume(with: ending)
+        }
+    }
+
+    func end(_ result: Result<Void, any Error>) {
+        let taken = parts.modify { parts -> (CheckedContinuation<Void, any Error>, (@Sendable () -> Void)?)? in
+            guard !parts.ended else { return nil }
+            guard let continuation = parts.continuation else {
+                if parts.ending == nil { parts.ending = result }
+                return nil
+            }
+            parts.ended = true
+            parts.continuation = nil
+            return (continuation, parts.cancelWake)
+        }
+        guard let (continuation, cancelWake) = taken else { return }
+        if case .failure = result { cancelWake?() }
+        continuation.resume(with: result)
+    }
+}
