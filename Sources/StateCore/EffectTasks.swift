@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Starts the tasks of an app's async effects, and knows which are still
 /// running: inject it where effects start, as the scheduler is injected.
 ///
@@ -32,14 +34,27 @@
 public final class EffectTasks: Sendable {
     /// The effects running now, and who waits for them to settle.
     package let tracker = EffectTracker()
+    /// Where the tasks run: the global executor when nil.
+    private let executor: (any TaskExecutor)?
 
-    /// Creates a starter of effect tasks.
-    public init() {}
+    /// Creates a starter of effect tasks, whose tasks run on the global
+    /// executor (the cooperative pool).
+    public init() {
+        executor = nil
+    }
+
+    /// Creates a starter of effect tasks that run on threads of their own,
+    /// not the cooperative pool: a test suite whose other tests block the
+    /// pool's threads cannot stall them (a ``TestScheduler``'s effects).
+    package init(onThreadsOfTheirOwn: Void) {
+        executor = ThreadsOfTheirOwn()
+    }
 
     /// Starts `operation` in a task of its own, as an effect.
     ///
     /// The task inherits the caller's priority and task-local values, not
-    /// its actor (the effect runs on the global executor).
+    /// its actor: the effect runs on the global executor (for a
+    /// ``TestScheduler``'s effects, on threads of their own).
     ///
     /// - Parameters:
     ///   - fileID: Where the effect starts, for messages.
@@ -54,12 +69,14 @@ public final class EffectTasks: Sendable {
     ) -> Disposable {
         let tracker = tracker
         let id = tracker.started(at: "\(fileID):\(line)")
-        let task = Task {
-            await EffectTracker.$current.withValue(EffectTracker.Current(tracker: tracker, id: id)) {
+        let current = EffectTracker.Current(tracker: tracker, id: id)
+        let body: @Sendable () async -> Void = {
+            await EffectTracker.$current.withValue(current) {
                 await operation()
             }
             tracker.finished(id)
         }
+        let task = executor.map { Task(executorPreference: $0, operation: body) } ?? Task(operation: body)
         return Disposables.create { task.cancel() }
     }
 
@@ -190,7 +207,9 @@ package final class EffectTracker: Sendable {
             group.cancelAll()
             return first
         }
-        return settled ? [] : busy
+        // A pool kept busy by other work may run the timer first: what
+        // counts is the state now.
+        return settled || state.value.isSettled ? [] : busy
     }
 
     private func waitUntilSettled() async {
@@ -210,5 +229,17 @@ package final class EffectTracker: Sendable {
         } onCancel: {
             state.modify { $0.waiters.removeValue(forKey: id) }?.resume()
         }
+    }
+}
+
+/// Runs jobs on Dispatch threads of their own (a custom queue gets a thread
+/// whatever the cooperative pool is doing), never on the pool.
+private final class ThreadsOfTheirOwn: TaskExecutor {
+    private let queue = DispatchQueue(label: "StateCore.EffectTasks", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }

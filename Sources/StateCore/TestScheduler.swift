@@ -32,7 +32,11 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// The effect tasks that every ``TestClock`` on this scheduler waits
     /// for before it moves: give it to the app's async effects with the
     /// clock.
-    public let effects = EffectTasks()
+    ///
+    /// Its tasks run on threads of their own, not the cooperative pool, so
+    /// tests that block the pool's threads elsewhere in the suite cannot
+    /// stall them.
+    public let effects = EffectTasks(onThreadsOfTheirOwn: ())
 
     /// Creates a scheduler whose virtual clock reads zero.
     public init() {}

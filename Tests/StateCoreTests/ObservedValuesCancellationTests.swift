@@ -16,7 +16,7 @@ struct ObservedValuesCancellationTests {
         let subscribed = DispatchSemaphore(value: 0)
         let inBody = DispatchSemaphore(value: 0)
         let resume = DispatchSemaphore(value: 0)
-        let task = Task {
+        let task = Task(executorPreference: DispatchExecutor.shared) {
             let values = ObservedValues<Int> { sink in
                 defer { subscribed.signal() }
                 if replaying {
@@ -49,7 +49,8 @@ struct ObservedValuesCancellationTests {
         let registry = ObserverRegistry<Int>()
         let inBody = DispatchSemaphore(value: 0)
         let resume = DispatchSemaphore(value: 0)
-        let task = Task { () -> (first: Int?, second: Int?, countAfterSecond: Int) in
+        let task = Task(executorPreference: DispatchExecutor.shared) {
+            () -> (first: Int?, second: Int?, countAfterSecond: Int) in
             let values = ObservedValues<Int> { sink in registry.add { sink.yield($0) } }
             var iterator = values.makeAsyncIterator()
             inBody.signal()
@@ -93,7 +94,7 @@ struct ObservedValuesCancellationTests {
         let registry = ObserverRegistry<Int>()
         let subscribed = DispatchSemaphore(value: 0)
         let cancelled = DispatchSemaphore(value: 0)
-        let task = Task { () -> Int? in
+        let task = Task(executorPreference: DispatchExecutor.shared) { () -> Int? in
             let values = ObservedValues<Int> { sink in
                 if replaying {
                     return registry.add(replaying: { [0] }) { sink.yield($0) }
@@ -163,7 +164,9 @@ struct ObservedValuesCancellationRaceTests {
     }
 }
 
-/// Runs tasks on Dispatch's threads instead of the cooperative pool.
+/// Runs tasks on Dispatch's threads instead of the cooperative pool, so that
+/// the loops under test run even while other tests of the suite block the
+/// pool's threads.
 private final class DispatchExecutor: TaskExecutor {
     static let shared = DispatchExecutor()
     private let queue = DispatchQueue(label: "ObservedValuesCancellationRaceTests", attributes: .concurrent)
