@@ -26,14 +26,17 @@ import StateCore
 /// from ``/StateTesting/TestStore``.
 ///
 /// The store's effects must run on ``scheduler`` (inject it, as any
-/// dependency in tests); work scheduled elsewhere is invisible to the test
-/// store. Drive it from one thread.
+/// dependency in tests), or, written with `async`/`await`, sleep on a
+/// `TestClock` made on it and start their tasks through its `effects`;
+/// work scheduled elsewhere is invisible to the test store. Drive it from
+/// one thread.
 ///
 /// At the end (`finish()`, or when the test store is released, reported at
 /// the line where it was made) it fails if actions reached the reducer and
-/// were not received, if work is still scheduled on ``scheduler``, or if a
-/// middleware has neither passed its action on nor been disposed; set
-/// `exhaustivity` to `.off` to skip those checks.
+/// were not received, if work is still scheduled on ``scheduler``, if an
+/// effect task is still in flight, or if a middleware has neither passed
+/// its action on nor been disposed; set `exhaustivity` to `.off` for a test
+/// that asserts only part of it.
 public final class DucksTestStore<State: DucksStyle.State & Equatable>: TestStore {
     /// The store under test; give it to whatever dispatches.
     public let store: Store<State>

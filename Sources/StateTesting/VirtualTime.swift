@@ -12,6 +12,10 @@ public protocol VirtualTime: AnyObject {
 extension VirtualTime {
     /// Lets `duration` of virtual time pass, running the effects due.
     ///
+    /// It does not wait for effect tasks written with `async`/`await`: in
+    /// an async test, a test store's awaited form does
+    /// (`await test.advance(by:)`).
+    ///
     /// - Parameter duration: How long.
     public func advance(by duration: Duration) {
         scheduler.advance(by: duration)
