@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Writes each ```swift block of the given Markdown files into its own
-executable target of a package at OUTPUT that depends on this package."""
+"""Writes each ```swift block of the given Markdown files, and of the doc
+comments of the given Swift files, into its own executable target of a
+package at OUTPUT that depends on this package. A Swift file's blocks get
+the context in scripts/snippet-contexts/<file name> first."""
 import pathlib
 import re
 import shutil
@@ -9,15 +11,40 @@ import sys
 output = pathlib.Path(sys.argv[1])
 files = [pathlib.Path(name) for name in sys.argv[2:]]
 block = re.compile(r"^```swift\n(.*?)^```", re.M | re.S)
+contexts = pathlib.Path(__file__).parent / "snippet-contexts"
+
+
+def doc_comment_text(source):
+    """The text of a Swift file's `///` comments, one line per line."""
+    lines = []
+    for line in source.split("\n"):
+        stripped = line.strip()
+        if stripped == "///":
+            lines.append("")
+        elif stripped.startswith("/// "):
+            lines.append(stripped[4:])
+    return "\n".join(lines) + "\n"
+
 
 shutil.rmtree(output / "Sources", ignore_errors=True)
 targets = []
 for path in files:
-    for index, match in enumerate(block.finditer(path.read_text()), start=1):
+    text = path.read_text()
+    prelude = ""
+    if path.suffix == ".swift":
+        # A symbol doc's example: the names it assumes (an app's reducer, a
+        # test store) come from the context file named after the source.
+        text = doc_comment_text(text)
+        context = contexts / path.name
+        if block.search(text):
+            if not context.exists():
+                sys.exit(f"{path}: its doc comments have examples; write their context in {context}")
+            prelude = context.read_text() + "\n"
+    for index, match in enumerate(block.finditer(text), start=1):
         name = re.sub(r"[^A-Za-z0-9]", "_", f"{path.parent.name}_{path.stem}_{index}").strip("_")
         folder = output / "Sources" / name
         folder.mkdir(parents=True)
-        (folder / "main.swift").write_text(f"// {path}, block {index}\n" + match.group(1))
+        (folder / "main.swift").write_text(f"// {path}, block {index}\n" + prelude + match.group(1))
         targets.append(name)
 
 products = [

@@ -1,0 +1,2 @@
+// Context for the examples in Sources/StateCore/ImmediateClock.swift.
+import StateCore

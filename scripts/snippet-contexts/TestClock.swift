@@ -1,0 +1,2 @@
+// Context for the examples in Sources/StateCore/TestClock.swift.
+import StateCore
