@@ -46,13 +46,15 @@ public final class Lock: @unchecked Sendable {
             primitive = .allocate(capacity: 1)
             primitive.initialize(to: pthread_mutex_t())
             let status = pthread_mutex_init(primitive, nil)
-            precondition(status == 0, "Lock: pthread_mutex_init failed with \(status)")
+            precondition(status == 0, "Lock: pthread_mutex_init failed: \(describeError(status))")
         #endif
     }
 
     deinit {
         #if !canImport(Darwin)
-            pthread_mutex_destroy(primitive)
+            let status = pthread_mutex_destroy(primitive)
+            precondition(
+                status == 0, "Lock: pthread_mutex_destroy failed (released while held?): \(describeError(status))")
         #endif
         primitive.deinitialize(count: 1)
         primitive.deallocate()
@@ -66,7 +68,8 @@ public final class Lock: @unchecked Sendable {
         #if canImport(Darwin)
             os_unfair_lock_lock(primitive)
         #else
-            pthread_mutex_lock(primitive)
+            let status = pthread_mutex_lock(primitive)
+            precondition(status == 0, "Lock: pthread_mutex_lock failed: \(describeError(status))")
         #endif
     }
 
@@ -89,7 +92,8 @@ public final class Lock: @unchecked Sendable {
         #if canImport(Darwin)
             os_unfair_lock_unlock(primitive)
         #else
-            pthread_mutex_unlock(primitive)
+            let status = pthread_mutex_unlock(primitive)
+            precondition(status == 0, "Lock: pthread_mutex_unlock failed: \(describeError(status))")
         #endif
     }
 
@@ -111,3 +115,15 @@ public final class Lock: @unchecked Sendable {
         return try body()
     }
 }
+
+#if !canImport(Darwin)
+    /// A pthread error code in words: "EBUSY (Device or resource busy)".
+    @usableFromInline
+    func describeError(_ code: Int32) -> String {
+        let names: [Int32: String] = [
+            EINVAL: "EINVAL", EBUSY: "EBUSY", EAGAIN: "EAGAIN", EDEADLK: "EDEADLK", EPERM: "EPERM",
+        ]
+        let text = strerror(code).map { String(cString: $0) } ?? "error \(code)"
+        return "\(names[code] ?? "error \(code)") (\(text))"
+    }
+#endif

@@ -60,6 +60,20 @@ struct LockTests {
         #expect(value.value == [1, 2, 3])
     }
 
+    #if os(Linux)
+        @Test("a lock released while held stops the program, naming the pthread error")
+        func releasedWhileHeld() async throws {
+            // Exit tests capture nothing: the lock is made inside.
+            let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+                let lock = Lock()
+                lock.lock()
+                _ = consume lock  // destroyed while held: EBUSY
+            }
+            let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+            #expect(message.contains("pthread_mutex_destroy failed (released while held?): EBUSY"), "\(message)")
+        }
+    #endif
+
     @Test("UncheckedSendable carries a non-Sendable value to another thread")
     func uncheckedSendableCarries() {
         let box = UncheckedSendable(Counter())
