@@ -44,7 +44,11 @@ for path in files:
         name = re.sub(r"[^A-Za-z0-9]", "_", f"{path.parent.name}_{path.stem}_{index}").strip("_")
         folder = output / "Sources" / name
         folder.mkdir(parents=True)
-        (folder / "main.swift").write_text(f"// {path}, block {index}\n" + prelude + match.group(1))
+        code = match.group(1)
+        if "// Each example runs in a scope of its own." in prelude:
+            # It may declare what the context declares for another example.
+            code = "do {\n" + code + "}\n"
+        (folder / "main.swift").write_text(f"// {path}, block {index}\n" + prelude + code)
         targets.append(name)
 
 products = [
