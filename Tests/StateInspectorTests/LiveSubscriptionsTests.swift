@@ -1,8 +1,11 @@
 import DeltaStyle
+import Dispatch
 import DucksStyle
+import Foundation
 import ReactorStyle
 import ReceiverStyle
 import StateInspector
+import TestSupport
 import Testing
 
 private final class Screen {
@@ -67,5 +70,90 @@ struct LiveSubscriptionsTests {
         #expect(leftovers.map(\.description) == ["ObservableProperty<String> (DeltaStyle): 2 subscriptions"])
         for subscription in kept { subscription.dispose() }
         _ = sources
+    }
+
+    @Test("only the body's own thread is watched: a thread it starts and waits for is not the body's")
+    func otherThreadsAreNotTheBody() {
+        let (_, longLived) = Receiver<Int>.make()
+        let kept = LockedValue<[Disposable]>([])
+        var made: Receiver<Int>?
+        let leftovers = LiveSubscriptions.scope {
+            let (_, receiver) = Receiver<Int>.make()
+            made = receiver
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                let onLongLived = longLived.listen { _ in }
+                let onMade = receiver.listen { _ in }
+                kept.modify { $0 += [onLongLived, onMade] }
+                done.signal()
+            }.start()
+            waitFor(done)
+        }
+        #expect(
+            leftovers.map(\.description) == ["Receiver<Int> (ReceiverStyle): 1 subscription"],
+            "the source the body made counts every subscription it holds; the long-lived one, none of the thread's"
+        )
+        for subscription in kept.value { subscription.dispose() }
+        _ = made
+    }
+
+    @Test("a source made on another thread while the body runs, then subscribed by the body, is seen")
+    func sourceMadeElsewhereDuringTheBody() {
+        let handedOver = LockedValue<Receiver<Int>?>(nil)
+        var kept: Disposable?
+        let leftovers = LiveSubscriptions.scope {
+            let made = DispatchSemaphore(value: 0)
+            Thread {
+                handedOver.modify { $0 = Receiver<Int>.make().1 }
+                made.signal()
+            }.start()
+            waitFor(made)
+            kept = handedOver.value?.listen { _ in }
+        }
+        #expect(leftovers.map(\.description) == ["Receiver<Int> (ReceiverStyle): 1 subscription"])
+        kept?.dispose()
+    }
+
+    @Test("scopes nest: what an inner scope leaves, the outer one sees too")
+    func nestedScopes() {
+        let property = ObservableProperty(0)
+        var kept: [Disposable] = []
+        var inner: [LiveSubscriptions.Source] = []
+        let outer = LiveSubscriptions.scope {
+            kept.append(property.subscribe { _ in })
+            inner = LiveSubscriptions.scope {
+                kept.append(property.subscribe { _ in })
+            }
+        }
+        #expect(inner.map(\.description) == ["ObservableProperty<Int> (DeltaStyle): 1 subscription"])
+        #expect(outer.map(\.description) == ["ObservableProperty<Int> (DeltaStyle): 2 subscriptions"])
+        for subscription in kept { subscription.dispose() }
+    }
+
+    @Test("a body that subscribes and disposes thousands of times still counts exactly what it left")
+    func churnThenLeak() {
+        let relay = PublishRelay<Int>()
+        var kept: Disposable?
+        let leftovers = LiveSubscriptions.scope {
+            for value in 0..<5_000 {
+                let subscription = relay.subscribe(onNext: { _ in })
+                relay.accept(value)
+                subscription.dispose()
+                if value == 2_500 { kept = relay.subscribe(onNext: { _ in }) }
+            }
+        }
+        #expect(leftovers.map(\.description) == ["PublishRelay<Int> (DucksStyle): 1 subscription"])
+        kept?.dispose()
+    }
+
+    @Test("an operator made in the body on a receiver made before it keeps listening to it, and is reported")
+    func operatorOnLongLivedReceiver() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        let leftovers = LiveSubscriptions.scope {
+            let subscription = receiver.map { $0 + 1 }.listen { _ in }
+            transmitter.broadcast(1)
+            subscription.dispose()
+        }
+        #expect(leftovers.map(\.description) == ["Receiver<Int> (ReceiverStyle): 1 subscription"])
     }
 }
