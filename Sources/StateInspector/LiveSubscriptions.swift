@@ -40,6 +40,11 @@ public enum LiveSubscriptions {
     }
 
     /// Every live source that holds at least one subscription.
+    ///
+    /// A ReactorStyle subscriber released without `remove` does not count:
+    /// the core holds subscribers weakly, and though it lets go of the
+    /// released one's subscription only when its next state reaches it, that
+    /// subscription serves nobody.
     public static var sources: [Source] {
         sources(from: LiveRegistries.tallies)
     }
@@ -66,7 +71,8 @@ public enum LiveSubscriptions {
     ///
     /// What does not count:
     /// - subscriptions `body` ended before it returned (disposed, removed,
-    ///   or the source released);
+    ///   or the source released), and Reactor subscribers released without
+    ///   `remove` (see ``sources``);
     /// - subscriptions that existed before `body` ran;
     /// - subscriptions other threads make meanwhile, on their own sources
     ///   or on the sources `body` uses (another test running in parallel,

@@ -27,13 +27,14 @@ import StateInspector
 /// - every subscription still held by a source it made, whoever made it.
 ///
 /// Not counted: subscriptions ended before `body` returns (disposed,
-/// removed, or their source released), subscriptions that existed before
-/// `body`, and subscriptions made meanwhile on other threads, whether on
-/// their own sources or on the ones `body` uses. So tests running in
-/// parallel, and threads sharing the app's store, raise no false alarm. A
-/// subscription made in a task or on a thread that `body` starts is not
-/// `body`'s either, even if `body` waits for it: check such work where it
-/// runs.
+/// removed, or their source released), a Reactor subscriber released
+/// without `remove` (the core holds it weakly), subscriptions that existed
+/// before `body`, and subscriptions made meanwhile on other threads,
+/// whether on their own sources or on the ones `body` uses. So tests
+/// running in parallel, and threads sharing the app's store, raise no false
+/// alarm. A subscription made in a task or on a thread that `body` starts
+/// is not `body`'s either, even if `body` waits for it: check such work
+/// where it runs.
 ///
 /// - Parameters:
 ///   - fileID: Where a failure is reported.

@@ -22,6 +22,19 @@ private final class LevelLabel: ReactorStyle.Subscriber, Sendable {
     func update(with state: Level) {}
 }
 
+/// The state of the one core the released-subscriber test makes, so that no
+/// other test's core has its type.
+private struct Badge: ReactorStyle.State, Sendable {
+    var shown = false
+    mutating func react(to event: ReactorStyle.Event) { shown = true }
+}
+
+private struct Show: ReactorStyle.Event {}
+
+private final class BadgeView: ReactorStyle.Subscriber, Sendable {
+    func update(with state: Badge) {}
+}
+
 @Suite("LiveSubscriptions: who is still subscribed")
 struct LiveSubscriptionsTests {
     @Test("every flavour's sources report their subscriptions, by flavour and type, until disposed")
@@ -155,5 +168,30 @@ struct LiveSubscriptionsTests {
             subscription.dispose()
         }
         #expect(leftovers.map(\.description) == ["Receiver<Int> (ReceiverStyle): 1 subscription"])
+    }
+
+    @Test("a Reactor subscriber released without remove stops counting at once, not at the core's next event")
+    func releasedReactorSubscriberNotCounted() {
+        let core = Core(state: Badge())
+        let badges = { LiveSubscriptions.sources.filter { $0.type == "\(Core<Badge>.self)" }.map(\.count) }
+        var immediate: BadgeView? = BadgeView()
+        var queued: BadgeView? = BadgeView()
+        core.add(subscriber: immediate!, notifyOn: ImmediateScheduler())
+        core.add(subscriber: queued!, notifyOnQueue: nil)
+        let kept = BadgeView()
+        core.add(subscriber: kept, notifyOn: ImmediateScheduler())
+        #expect(badges() == [3])
+        // The queued subscriber's first update has run (so its queue holds
+        // no reference to it) before both are released.
+        core.notificationQueue.sync {}
+        weak let releasedImmediate = immediate
+        weak let releasedQueued = queued
+        (immediate, queued) = (nil, nil)
+        #expect(releasedImmediate == nil && releasedQueued == nil)
+        #expect(badges() == [1], "only the subscriber still alive counts")
+        core.fire(event: Show())
+        #expect(badges() == [1])
+        core.remove(subscriber: kept)
+        #expect(badges().isEmpty)
     }
 }

@@ -239,4 +239,24 @@ struct NothingLeftSubscribedTests {
         #expect(results.value[1]?.map(\.description) == [leftover(flavour, count: 1)])
         for observation in leaked.value { observation.stop() }
     }
+
+    @Test("a Reactor subscriber released without remove is not a live subscription")
+    func releasedReactorSubscriber() {
+        let store = Scenarios.counter(.reactor)
+        // Releasing the observation releases its subscriber, which the core
+        // holds weakly: nothing is left, though the core has not fired since.
+        let onLongLived = expectNothingLeftSubscribed {
+            _ = store.observe { _ in }
+        }
+        #expect(onLongLived.isEmpty)
+
+        var kept: AppStore?
+        let onMade = expectNothingLeftSubscribed {
+            let made = Scenarios.counter(.reactor)
+            kept = made
+            _ = made.observe { _ in }
+        }
+        #expect(onMade.isEmpty)
+        _ = kept
+    }
 }

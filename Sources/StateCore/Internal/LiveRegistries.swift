@@ -37,6 +37,9 @@ package enum LiveRegistries {
         let watchAndCount: @Sendable (Int) -> Int
         var flavour = "StateCore"
         var type: String
+        /// Returns the registry's handlers that serve nobody any more, by
+        /// the identity of their subscription; nil when it has none such.
+        var released: (@Sendable () -> Set<ObjectIdentifier>)?
     }
 
     private struct Table: Sendable {
@@ -54,8 +57,12 @@ package enum LiveRegistries {
 
     /// Every live registry's subscriptions.
     package static var tallies: [Tally] {
-        table.modify { table in
-            table.entries.values.map { Tally(flavour: $0.flavour, type: $0.type, count: $0.watchAndCount(0)) }
+        let rows = table.modify { table in
+            table.entries.values.map { ($0, $0.watchAndCount(0)) }
+        }
+        // Outside the lock: `released` is the flavour's, and takes its own.
+        return rows.map { entry, count in
+            Tally(flavour: entry.flavour, type: entry.type, count: max(0, count - (entry.released?().count ?? 0)))
         }
     }
 
@@ -66,7 +73,9 @@ package enum LiveRegistries {
     /// whoever made them), and the handlers it adds to any other registry
     /// (each counts while it is subscribed). A subscription made on another
     /// thread, or in a task, is not the body's, even if the body started
-    /// it. Released registries and disposed handlers do not count.
+    /// it. Released registries, disposed handlers and handlers that serve
+    /// nobody any more (a Reactor subscriber released without `remove`)
+    /// do not count.
     ///
     /// Beginning and ending a scope takes the table's lock and touches each
     /// live registry with one atomic add; it never waits for a delivery.
@@ -107,18 +116,27 @@ package enum LiveRegistries {
         return withExtendedLifetime((made, added)) {
             // A registry the body made counts all its handlers.
             let madeIdentities = Set(made.map(ObjectIdentifier.init))
-            return table.modify { table in
-                let madeTallies = made.compactMap { registry -> Tally? in
-                    table.entries[ObjectIdentifier(registry)].map {
-                        Tally(flavour: $0.flavour, type: $0.type, count: $0.watchAndCount(0))
+            let rows = table.modify { table in
+                (
+                    made: made.compactMap { registry -> (Entry, Int)? in
+                        table.entries[ObjectIdentifier(registry)].map { ($0, $0.watchAndCount(0)) }
+                    },
+                    added: added.compactMap { identity, found -> (Entry, [any Disposable])? in
+                        guard !madeIdentities.contains(identity) else { return nil }
+                        return table.entries[identity].map { ($0, found.subscriptions) }
                     }
-                }
-                let addedTallies = added.compactMap { identity, found -> Tally? in
-                    guard !madeIdentities.contains(identity), let entry = table.entries[identity] else { return nil }
-                    return Tally(flavour: entry.flavour, type: entry.type, count: found.subscriptions.count)
-                }
-                return (madeTallies + addedTallies).filter { $0.count > 0 }
+                )
             }
+            // Outside the lock: `released` is the flavour's, and takes its own.
+            let madeTallies = rows.made.map { entry, count in
+                Tally(flavour: entry.flavour, type: entry.type, count: count - (entry.released?().count ?? 0))
+            }
+            let addedTallies = rows.added.map { entry, subscriptions in
+                let released = entry.released?() ?? []
+                let live = subscriptions.count { !released.contains(ObjectIdentifier($0)) }
+                return Tally(flavour: entry.flavour, type: entry.type, count: live)
+            }
+            return (madeTallies + addedTallies).filter { $0.count > 0 }
         }
     }
 
@@ -160,10 +178,22 @@ package enum LiveRegistries {
     ///   - registry: The registry.
     ///   - flavour: The flavour's module name.
     ///   - type: The source's type.
-    package static func label(_ registry: AnyObject, flavour: String, type: String) {
+    ///   - released: Returns the registry's handlers that serve nobody any
+    ///     more but are not disposed yet (a Reactor subscriber released
+    ///     without `remove`, whose handler stays until the next state
+    ///     reaches it), by the identity of the disposable the registry
+    ///     handed out for each: they are not counted as live. It is called
+    ///     outside the table's lock, from any thread.
+    package static func label(
+        _ registry: AnyObject,
+        flavour: String,
+        type: String,
+        released: (@Sendable () -> Set<ObjectIdentifier>)? = nil
+    ) {
         table.modify { table in
             table.entries[ObjectIdentifier(registry)]?.flavour = flavour
             table.entries[ObjectIdentifier(registry)]?.type = type
+            table.entries[ObjectIdentifier(registry)]?.released = released
         }
     }
 
