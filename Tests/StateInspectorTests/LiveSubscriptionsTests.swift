@@ -31,6 +31,17 @@ private struct Badge: ReactorStyle.State, Sendable {
 
 private struct Show: ReactorStyle.Event {}
 
+/// Runs tasks on a serial queue of its own.
+private final class QueueTaskExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "LiveSubscriptionsTests.QueueTaskExecutor")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}
+
 private final class BadgeView: ReactorStyle.Subscriber, Sendable {
     func update(with state: Badge) {}
 }
@@ -108,6 +119,29 @@ struct LiveSubscriptionsTests {
         )
         for subscription in kept.value { subscription.dispose() }
         _ = made
+    }
+
+    @Test("a task the body starts and waits for is not the body's (though it inherits the scope, a task local)")
+    func taskStartedByTheBody() {
+        let (_, longLived) = Receiver<Int>.make()
+        let kept = LockedValue<[Disposable]>([])
+        // The task runs on a queue of its own, not on the cooperative pool,
+        // which other tests may keep busy while this body waits.
+        let executor = QueueTaskExecutor()
+        var taskRan = false
+        let leftovers = LiveSubscriptions.scope {
+            let done = DispatchSemaphore(value: 0)
+            Task(executorPreference: executor) {
+                let subscription = longLived.listen { _ in }
+                kept.modify { $0.append(subscription) }
+                done.signal()
+            }
+            taskRan = done.wait(timeout: .now() + 10) == .success
+        }
+        #expect(taskRan)
+        #expect(leftovers.isEmpty)
+        #expect(kept.value.count == 1)
+        for subscription in kept.value { subscription.dispose() }
     }
 
     @Test("a source made on another thread while the body runs, then subscribed by the body, is seen")
