@@ -81,7 +81,10 @@ public enum LiveSubscriptions {
     ///   synchronous, and only its own thread's work is its own.
     ///
     /// Scopes nest: what an inner scope sees, an outer one running on the
-    /// same thread sees too.
+    /// same thread sees too. Open a scope outside handlers: a subscription
+    /// `body` makes to a source whose handler is running `body` joins that
+    /// source after the handler returns, once the scope has ended, and is
+    /// not seen.
     ///
     /// ```swift
     /// let leftovers = LiveSubscriptions.scope {

@@ -85,7 +85,9 @@ package enum LiveRegistries {
     package static func withNewScope(_ body: () throws -> Void) rethrows -> [Tally] {
         let scope = LiveScope(inside: currentScope)
         table.modify { table in
-            precondition(table.watching < mostScopes, "LiveRegistries: at most 127 scopes may be open at once")
+            precondition(
+                table.watching < mostScopes,
+                "LiveSubscriptions.scope(_:): at most 127 scopes may be open at once (nested or on other threads)")
             table.watching += 1
             for entry in table.entries.values { _ = entry.watchAndCount(1) }
         }
