@@ -82,7 +82,7 @@ let package = Package(
             dependencies: [
                 "StateTesting", "ReactorStyleTesting", "DucksStyleTesting", "ReceiverStyleTesting",
                 "DeltaStyleTesting", "StateInspector", "Scenarios", "DucksStyle", "ReactorStyle", "ReceiverStyle",
-                "DeltaStyle", "StateCore",
+                "DeltaStyle", "StateCore", "TestSupport",
             ]),
         .testTarget(
             name: "StateConformanceTests",

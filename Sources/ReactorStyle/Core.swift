@@ -98,7 +98,35 @@ public final class Core<StateType: State> {
         working = state
         self.middlewares = middlewares
         ownQueue = QueueScheduler(label: "ReactorStyle.Core")
-        source.label(flavour: "ReactorStyle", type: "\(Core<StateType>.self)")
+        labelSource()
+    }
+
+    /// Names the core's source for `LiveSubscriptions`, which does not count
+    /// a subscriber released without `remove`: the core holds subscribers
+    /// weakly, and the released one's observer stays in the source until
+    /// the next state reaches it.
+    @usableFromInline
+    func labelSource() {
+        let subscriptions = subscriptions
+        source.label(flavour: "ReactorStyle", type: "\(Core<StateType>.self)") {
+            Self.releasedObservers(in: subscriptions)
+        }
+    }
+
+    /// The observers, in the core's source, of subscribers released without
+    /// `remove`, by the identity of the disposable the source handed out.
+    static func releasedObservers(
+        in subscriptions: LockedValue<[ObjectIdentifier: Subscription<StateType>]>
+    ) -> Set<ObjectIdentifier> {
+        // A copy, checked outside the lock: checking a subscriber may be its
+        // last release, which runs its deinit.
+        let table = subscriptions.value
+        var released = Set<ObjectIdentifier>()
+        for subscription in table.values
+        where subscription.subscriber == nil && !subscription.cancelled.load(ordering: .acquiring) {
+            if let observer = subscription.observer.disposable { released.insert(ObjectIdentifier(observer)) }
+        }
+        return released
     }
 
     deinit {

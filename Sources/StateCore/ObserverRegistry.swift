@@ -76,8 +76,14 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// The handlers taking part in deliveries; only touched while holding
     /// ``delivery`` (state-bench S1 and S2: a delivery takes no second lock).
     @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<Entry> = []
-    /// `entries.count`, readable from any thread.
+    /// `entries.count`, readable from any thread, in the low bits; in the
+    /// top byte, the number of `LiveRegistries` scopes watching the
+    /// handlers added (see ``append(_:)``).
     @usableFromInline let entryCount = Atomic<Int>(0)
+    /// One scope watching, in ``entryCount``: its top byte counts the
+    /// scopes (at most 127 at once, so the sign bit stays clear).
+    @inlinable
+    static var watchUnit: Int { 1 << (Int.bitWidth - 8) }
     /// Whether this registry shares another registry's delivery lock: it is
     /// only ever sent to from inside that registry's deliveries.
     @usableFromInline let sharesDelivery: Bool
@@ -112,11 +118,27 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         LiveRegistries.unregister(ObjectIdentifier(self))
     }
 
-    /// Lets the table of live registries count this registry's handlers.
+    /// Lets the table of live registries count this registry's handlers,
+    /// and watch the ones added while a scope is open.
     @usableFromInline
     func registerLive() {
-        let count: @Sendable () -> Int = { [weak self] in self?.count ?? 0 }
-        LiveRegistries.register(self, type: "\(ObserverRegistry<Value>.self)", count: count)
+        // Unretained: the table calls it only while this registry is in the
+        // table, which its deinit leaves (see `LiveRegistries`).
+        let registry = Unmanaged.passUnretained(self)
+        LiveRegistries.register(self, type: "\(ObserverRegistry<Value>.self)") { change in
+            registry._withUnsafeGuaranteedRef { $0.watch(by: change) }
+        }
+    }
+
+    /// Adds `change` to the number of scopes watching the handlers added
+    /// from now on, and returns ``count``.
+    func watch(by change: Int) -> Int {
+        if change != 0 {
+            // Relaxed: the add in `append(_:)` is a read-modify-write of the
+            // same word, so it reads this change once it happened before.
+            entryCount.add(change &* Self.watchUnit, ordering: .relaxed)
+        }
+        return count
     }
 
     /// The number of handlers currently registered.
@@ -124,7 +146,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// A handler added from inside a handler is counted once it takes part
     /// in deliveries; a disposed one stops counting when `dispose()` returns.
     public var count: Int {
-        entryCount.load(ordering: .acquiring)
+        entryCount.load(ordering: .acquiring) & (Self.watchUnit - 1)
     }
 
     /// Sends `value` to every registered handler, in registration order.
@@ -312,10 +334,24 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     }
 
     /// Lets `entry` take part in deliveries; runs in delivery order.
+    ///
+    /// While a `LiveRegistries` scope is open, the handler is also noted
+    /// there (on the thread running that scope's body).
     @inlinable
     func append(_ entry: Entry) {
         entries.append(entry)
-        entryCount.add(1, ordering: .releasing)
+        // The add that counts the handler also says, in its result's top
+        // byte, whether a scope watches: no second read (state-bench S4).
+        if entryCount.add(1, ordering: .releasing).newValue >= Self.watchUnit {
+            noteWatched(entry.subscription)
+        }
+    }
+
+    /// Notes a handler added while a scope watches; out of line, off the
+    /// path of every add made with no scope open.
+    @usableFromInline
+    func noteWatched(_ subscription: Subscription) {
+        LiveRegistries.noteAdded(subscription, to: self)
     }
 
     /// Unregisters `subscription` once no delivery is running on another

@@ -41,6 +41,13 @@ public final class SingleAssignmentDisposable: Disposable, @unchecked Sendable {
         return current == Self.disposedEarly || current == Self.finished
     }
 
+    /// The disposable this slot stands for, once ``setDisposable(_:)`` has
+    /// been called (nil before).
+    package var disposable: Disposable? {
+        let current = state.load(ordering: .acquiring)
+        return current == Self.holding || current == Self.finished ? assigned : nil
+    }
+
     /// Fills the slot.
     ///
     /// If the slot is already disposed, `disposable` is disposed before this

@@ -1,8 +1,8 @@
 import StateCore
 
 /// How many subscriptions the sources alive right now hold: per source, per
-/// flavour, and in total, so that a test can check that a screen left
-/// nothing subscribed behind it.
+/// flavour, and in total; and what a piece of code left subscribed, so that
+/// a test can check that a screen left nothing subscribed behind it.
 ///
 /// ```swift
 /// let leftovers = LiveSubscriptions.scope {
@@ -15,9 +15,14 @@ import StateCore
 ///
 /// Every StateCore source (each `ObserverRegistry`, and so every flavour's
 /// receivers, stores, relays, properties and cores) registers itself in
-/// StateCore's table when it is made and leaves when it is released: that
-/// is all the bookkeeping, so subscribing and sending cost nothing more.
-/// Counts are read on demand.
+/// StateCore's table when it is made and leaves when it is released.
+/// Counts are read on demand. Sending never costs anything for this; nor
+/// does subscribing, unless a ``scope(_:)`` is open somewhere in the
+/// process: then each new subscription also looks up the current scope, to
+/// be noted if it is made by that scope's body.
+///
+/// Every member may be called from any thread, also from inside a handler:
+/// none waits for a delivery.
 public enum LiveSubscriptions {
     /// One live source holding subscriptions.
     public struct Source: Sendable, Equatable, CustomStringConvertible {
@@ -35,8 +40,13 @@ public enum LiveSubscriptions {
     }
 
     /// Every live source that holds at least one subscription.
+    ///
+    /// A ReactorStyle subscriber released without `remove` does not count:
+    /// the core holds subscribers weakly, and though it lets go of the
+    /// released one's subscription only when its next state reaches it, that
+    /// subscription serves nobody.
     public static var sources: [Source] {
-        sources(in: nil)
+        sources(from: LiveRegistries.tallies)
     }
 
     /// The subscriptions held by live sources of `flavour` (all flavours
@@ -48,23 +58,61 @@ public enum LiveSubscriptions {
         sources.filter { flavour == nil || $0.flavour == flavour }.reduce(0) { $0 + $1.count }
     }
 
-    /// Runs `body`, and returns the sources made while it ran (on this
-    /// thread, or in tasks it awaits) that still hold subscriptions when it
-    /// returns: what `body` left subscribed.
+    /// Runs `body`, and returns what it left subscribed: the subscriptions
+    /// it made that are still live when it returns.
     ///
-    /// Sources made elsewhere at the same time (another test running in
-    /// parallel) are not counted.
+    /// What counts is what the calling thread does while `body` runs (its
+    /// calls, and the handlers they run on this thread):
+    /// - every subscription `body` makes, on any source, including one made
+    ///   long before it (the app's store given to a screen), and one made
+    ///   from inside a handler running on this thread;
+    /// - every subscription still held by a source `body` made, whoever
+    ///   made it.
+    ///
+    /// What does not count:
+    /// - subscriptions `body` ended before it returned (disposed, removed,
+    ///   or the source released), and Reactor subscribers released without
+    ///   `remove` (see ``sources``);
+    /// - subscriptions that existed before `body` ran;
+    /// - subscriptions other threads make meanwhile, on their own sources
+    ///   or on the sources `body` uses (another test running in parallel,
+    ///   a thread sharing the app's store), and those made in a task or on
+    ///   a thread that `body` starts, even if it waits for them: `body` is
+    ///   synchronous, and only its own thread's work is its own.
+    ///
+    /// Scopes nest: what an inner scope sees, an outer one running on the
+    /// same thread sees too. Open a scope outside handlers: a subscription
+    /// `body` makes to a source whose handler is running `body` joins that
+    /// source after the handler returns, once the scope has ended, and is
+    /// not seen.
+    ///
+    /// ```swift
+    /// let leftovers = LiveSubscriptions.scope {
+    ///     let screen = ProfileScreen(store: appStore)   // made before
+    ///     screen.appear()
+    ///     screen.disappear()
+    /// }
+    /// assert(leftovers.isEmpty, "still subscribed: \(leftovers)")
+    /// ```
+    ///
+    /// A subscription made inside an operator counts like any other: a
+    /// ReceiverStyle `map` made in `body` on a receiver made before it
+    /// keeps listening to that receiver for as long as it lives, and is
+    /// reported.
     ///
     /// - Parameter body: The code to check.
-    /// - Returns: The sources still holding subscriptions, by type.
+    /// - Returns: The sources still holding subscriptions from `body`, by
+    ///   flavour and type, with how many each holds.
+    /// - Complexity: Beginning and ending the scope touch every live source
+    ///   once (an atomic add each, under one lock; no waiting for
+    ///   deliveries).
     public static func scope(_ body: () throws -> Void) rethrows -> [Source] {
-        sources(in: try LiveRegistries.withNewScope(body))
+        sources(from: try LiveRegistries.withNewScope(body))
     }
 
-    private static func sources(in scope: Int?) -> [Source] {
-        LiveRegistries.live.filter { scope == nil || $0.scope == scope }
-            .map { Source(flavour: $0.flavour, type: $0.type, count: $0.count()) }
-            .filter { $0.count > 0 }
+    private static func sources(from tallies: [LiveRegistries.Tally]) -> [Source] {
+        tallies.filter { $0.count > 0 }
+            .map { Source(flavour: $0.flavour, type: $0.type, count: $0.count) }
             .sorted { ($0.flavour, $0.type) < ($1.flavour, $1.type) }
     }
 }

@@ -1,11 +1,12 @@
 import StateCore
 import StateInspector
 
-/// Runs `body` and fails, at the caller's line, if a source made while it
-/// ran still holds subscriptions when it returns: a screen that subscribed
+/// Runs `body` and fails, at the caller's line, if it left subscriptions
+/// behind: a screen given the app's store that subscribed when it appeared
 /// and forgot to unsubscribe, say.
 ///
 /// ```swift
+/// let store = AppStore()                     // long-lived, made before
 /// expectNothingLeftSubscribed {
 ///     let screen = ProfileScreen(store: store)
 ///     screen.appear()
@@ -13,9 +14,27 @@ import StateInspector
 /// }
 /// ```
 ///
-/// Only sources made inside `body` are checked (see
-/// `LiveSubscriptions.scope(_:)`), so tests running in parallel do not
-/// disturb each other.
+/// The failure names each source still holding subscriptions from `body`,
+/// by flavour and type, with how many it holds
+/// (`"Core<AppState> (ReactorStyle): 1 subscription"`).
+///
+/// What `body` is checked for is what its own thread does while it runs
+/// (see `LiveSubscriptions.scope(_:)`):
+/// - every subscription it makes, on any source (also one made before
+///   `body`, such as the app's store), including one made from inside a
+///   handler that runs on that thread (handlers run on the sending thread;
+///   a Reactor subscriber notified on a queue runs on that queue);
+/// - every subscription still held by a source it made, whoever made it.
+///
+/// Not counted: subscriptions ended before `body` returns (disposed,
+/// removed, or their source released), a Reactor subscriber released
+/// without `remove` (the core holds it weakly), subscriptions that existed
+/// before `body`, and subscriptions made meanwhile on other threads,
+/// whether on their own sources or on the ones `body` uses. So tests
+/// running in parallel, and threads sharing the app's store, raise no false
+/// alarm. A subscription made in a task or on a thread that `body` starts
+/// is not `body`'s either, even if `body` waits for it: check such work
+/// where it runs.
 ///
 /// - Parameters:
 ///   - fileID: Where a failure is reported.
@@ -23,7 +42,8 @@ import StateInspector
 ///   - line: Where a failure is reported.
 ///   - column: Where a failure is reported.
 ///   - body: The code to check.
-/// - Returns: The sources still holding subscriptions (empty when none).
+/// - Returns: The sources still holding subscriptions from `body` (empty
+///   when none).
 @discardableResult
 public func expectNothingLeftSubscribed(
     fileID: StaticString = #fileID,
@@ -35,7 +55,7 @@ public func expectNothingLeftSubscribed(
     let leftovers = try LiveSubscriptions.scope(body)
     if !leftovers.isEmpty {
         SourceLocationOfCall(fileID: fileID, filePath: filePath, line: line, column: column).fail(
-            "Sources made here still hold subscriptions:\n"
+            "Subscriptions made here are still live:\n"
                 + leftovers.map { "  \($0)" }.joined(separator: "\n")
         )
     }

@@ -1,8 +1,11 @@
 import DeltaStyle
+import Dispatch
 import DucksStyle
+import Foundation
 import ReactorStyle
 import ReceiverStyle
 import StateInspector
+import TestSupport
 import Testing
 
 private final class Screen {
@@ -17,6 +20,30 @@ private struct Level: ReactorStyle.State, Sendable {
 
 private final class LevelLabel: ReactorStyle.Subscriber, Sendable {
     func update(with state: Level) {}
+}
+
+/// The state of the one core the released-subscriber test makes, so that no
+/// other test's core has its type.
+private struct Badge: ReactorStyle.State, Sendable {
+    var shown = false
+    mutating func react(to event: ReactorStyle.Event) { shown = true }
+}
+
+private struct Show: ReactorStyle.Event {}
+
+/// Runs tasks on a serial queue of its own.
+private final class QueueTaskExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "LiveSubscriptionsTests.QueueTaskExecutor")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}
+
+private final class BadgeView: ReactorStyle.Subscriber, Sendable {
+    func update(with state: Badge) {}
 }
 
 @Suite("LiveSubscriptions: who is still subscribed")
@@ -67,5 +94,138 @@ struct LiveSubscriptionsTests {
         #expect(leftovers.map(\.description) == ["ObservableProperty<String> (DeltaStyle): 2 subscriptions"])
         for subscription in kept { subscription.dispose() }
         _ = sources
+    }
+
+    @Test("only the body's own thread is watched: a thread it starts and waits for is not the body's")
+    func otherThreadsAreNotTheBody() {
+        let (_, longLived) = Receiver<Int>.make()
+        let kept = LockedValue<[Disposable]>([])
+        var made: Receiver<Int>?
+        let leftovers = LiveSubscriptions.scope {
+            let (_, receiver) = Receiver<Int>.make()
+            made = receiver
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                let onLongLived = longLived.listen { _ in }
+                let onMade = receiver.listen { _ in }
+                kept.modify { $0 += [onLongLived, onMade] }
+                done.signal()
+            }.start()
+            waitFor(done)
+        }
+        #expect(
+            leftovers.map(\.description) == ["Receiver<Int> (ReceiverStyle): 1 subscription"],
+            "the source the body made counts every subscription it holds; the long-lived one, none of the thread's"
+        )
+        for subscription in kept.value { subscription.dispose() }
+        _ = made
+    }
+
+    @Test("a task the body starts and waits for is not the body's (though it inherits the scope, a task local)")
+    func taskStartedByTheBody() {
+        let (_, longLived) = Receiver<Int>.make()
+        let kept = LockedValue<[Disposable]>([])
+        // The task runs on a queue of its own, not on the cooperative pool,
+        // which other tests may keep busy while this body waits.
+        let executor = QueueTaskExecutor()
+        var taskRan = false
+        let leftovers = LiveSubscriptions.scope {
+            let done = DispatchSemaphore(value: 0)
+            Task(executorPreference: executor) {
+                let subscription = longLived.listen { _ in }
+                kept.modify { $0.append(subscription) }
+                done.signal()
+            }
+            taskRan = done.wait(timeout: .now() + 10) == .success
+        }
+        #expect(taskRan)
+        #expect(leftovers.isEmpty)
+        #expect(kept.value.count == 1)
+        for subscription in kept.value { subscription.dispose() }
+    }
+
+    @Test("a source made on another thread while the body runs, then subscribed by the body, is seen")
+    func sourceMadeElsewhereDuringTheBody() {
+        let handedOver = LockedValue<Receiver<Int>?>(nil)
+        var kept: Disposable?
+        let leftovers = LiveSubscriptions.scope {
+            let made = DispatchSemaphore(value: 0)
+            Thread {
+                handedOver.modify { $0 = Receiver<Int>.make().1 }
+                made.signal()
+            }.start()
+            waitFor(made)
+            kept = handedOver.value?.listen { _ in }
+        }
+        #expect(leftovers.map(\.description) == ["Receiver<Int> (ReceiverStyle): 1 subscription"])
+        kept?.dispose()
+    }
+
+    @Test("scopes nest: what an inner scope leaves, the outer one sees too")
+    func nestedScopes() {
+        let property = ObservableProperty(0)
+        var kept: [Disposable] = []
+        var inner: [LiveSubscriptions.Source] = []
+        let outer = LiveSubscriptions.scope {
+            kept.append(property.subscribe { _ in })
+            inner = LiveSubscriptions.scope {
+                kept.append(property.subscribe { _ in })
+            }
+        }
+        #expect(inner.map(\.description) == ["ObservableProperty<Int> (DeltaStyle): 1 subscription"])
+        #expect(outer.map(\.description) == ["ObservableProperty<Int> (DeltaStyle): 2 subscriptions"])
+        for subscription in kept { subscription.dispose() }
+    }
+
+    @Test("a body that subscribes and disposes thousands of times still counts exactly what it left")
+    func churnThenLeak() {
+        let relay = PublishRelay<Int>()
+        var kept: Disposable?
+        let leftovers = LiveSubscriptions.scope {
+            for value in 0..<5_000 {
+                let subscription = relay.subscribe(onNext: { _ in })
+                relay.accept(value)
+                subscription.dispose()
+                if value == 2_500 { kept = relay.subscribe(onNext: { _ in }) }
+            }
+        }
+        #expect(leftovers.map(\.description) == ["PublishRelay<Int> (DucksStyle): 1 subscription"])
+        kept?.dispose()
+    }
+
+    @Test("an operator made in the body on a receiver made before it keeps listening to it, and is reported")
+    func operatorOnLongLivedReceiver() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        let leftovers = LiveSubscriptions.scope {
+            let subscription = receiver.map { $0 + 1 }.listen { _ in }
+            transmitter.broadcast(1)
+            subscription.dispose()
+        }
+        #expect(leftovers.map(\.description) == ["Receiver<Int> (ReceiverStyle): 1 subscription"])
+    }
+
+    @Test("a Reactor subscriber released without remove stops counting at once, not at the core's next event")
+    func releasedReactorSubscriberNotCounted() {
+        let core = Core(state: Badge())
+        let badges = { LiveSubscriptions.sources.filter { $0.type == "\(Core<Badge>.self)" }.map(\.count) }
+        var immediate: BadgeView? = BadgeView()
+        var queued: BadgeView? = BadgeView()
+        core.add(subscriber: immediate!, notifyOn: ImmediateScheduler())
+        core.add(subscriber: queued!, notifyOnQueue: nil)
+        let kept = BadgeView()
+        core.add(subscriber: kept, notifyOn: ImmediateScheduler())
+        #expect(badges() == [3])
+        // The queued subscriber's first update has run (so its queue holds
+        // no reference to it) before both are released.
+        core.notificationQueue.sync {}
+        weak let releasedImmediate = immediate
+        weak let releasedQueued = queued
+        (immediate, queued) = (nil, nil)
+        #expect(releasedImmediate == nil && releasedQueued == nil)
+        #expect(badges() == [1], "only the subscriber still alive counts")
+        core.fire(event: Show())
+        #expect(badges() == [1])
+        core.remove(subscriber: kept)
+        #expect(badges().isEmpty)
     }
 }

@@ -55,9 +55,22 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
 
     /// Names the flavour and type this source serves, for
     /// `StateInspector`'s `LiveSubscriptions`.
+    ///
+    /// - Parameters:
+    ///   - flavour: The flavour's module name.
+    ///   - type: The source's type.
+    ///   - released: For a source whose observers can outlive what they
+    ///     serve (a Reactor core's subscriber, held weakly): returns the
+    ///     observers that serve nobody any more but are still registered,
+    ///     by the identity of the disposable ``add(replaying:_:)`` returned
+    ///     for each; they are not counted as live.
     @usableFromInline
-    package func label(flavour: String, type: String) {
-        LiveRegistries.label(registry, flavour: flavour, type: type)
+    package func label(
+        flavour: String,
+        type: String,
+        released: (@Sendable () -> Set<ObjectIdentifier>)? = nil
+    ) {
+        LiveRegistries.label(registry, flavour: flavour, type: type, released: released)
     }
 
     /// What the source keeps now, as of the last value delivered.
