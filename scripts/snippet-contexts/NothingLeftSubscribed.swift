@@ -1,8 +1,10 @@
 // Context for the examples in Sources/StateTesting/NothingLeftSubscribed.swift.
+// Each example runs in a scope of its own.
 import ReceiverStyle
 import StateTesting
 
-let (transmitter, store) = Receiver<Int>.make()
+/// The app's long-lived store, as a screen is given it.
+func AppStore() -> Receiver<Int> { Receiver<Int>.make().1 }
 
 final class ProfileScreen {
     let store: Receiver<Int>
