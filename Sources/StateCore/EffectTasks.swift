@@ -101,8 +101,12 @@ package final class EffectTracker: Sendable {
     /// One running effect.
     private struct Effect {
         let origin: String
-        var sleepers: [Int: Duration] = [:]
+        /// Each sleep of the effect's tasks: its deadline, and whether its
+        /// wake-up is scheduled (only then is the task asleep on the clock).
+        var sleepers: [Int: (deadline: Duration, asleep: Bool)] = [:]
         var skipped = false
+
+        var isAsleep: Bool { sleepers.values.contains { $0.asleep } }
     }
 
     private struct Tracked {
@@ -112,7 +116,7 @@ package final class EffectTracker: Sendable {
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter = 0
 
-        var isSettled: Bool { effects.values.allSatisfy { !$0.sleepers.isEmpty } }
+        var isSettled: Bool { effects.values.allSatisfy(\.isAsleep) }
 
         /// Takes the waiters out if the effects have settled.
         mutating func takeWaitersIfSettled() -> [CheckedContinuation<Void, Never>] {
@@ -146,16 +150,29 @@ package final class EffectTracker: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Notes that a task of effect `id` sleeps on a test clock until
-    /// `deadline`; returns the sleeper's identity for ``awoke(_:sleeper:)``.
-    package func sleeps(_ id: Int, until deadline: Duration) -> Int {
-        let (sleeper, waiters) = state.modify { state in
+    /// Notes that a task of effect `id` is about to sleep on a test clock
+    /// until `deadline`; returns the sleeper's identity for
+    /// ``asleep(_:sleeper:)`` and ``awoke(_:sleeper:)``.
+    ///
+    /// The effect is not asleep yet: not until its wake-up is scheduled,
+    /// so that a clock that settles on it finds the wake-up.
+    package func willSleep(_ id: Int, until deadline: Duration) -> Int {
+        state.modify { state in
             defer { state.nextSleeper += 1 }
-            state.effects[id]?.sleepers[state.nextSleeper] = deadline
-            return (state.nextSleeper, state.takeWaitersIfSettled())
+            state.effects[id]?.sleepers[state.nextSleeper] = (deadline, asleep: false)
+            return state.nextSleeper
+        }
+    }
+
+    /// Notes that the sleeper's wake-up is scheduled: the task is asleep on
+    /// the clock, unless it has already woken.
+    package func asleep(_ id: Int, sleeper: Int) {
+        let waiters = state.modify { state -> [CheckedContinuation<Void, Never>] in
+            guard state.effects[id]?.sleepers[sleeper] != nil else { return [] }
+            state.effects[id]?.sleepers[sleeper]?.asleep = true
+            return state.takeWaitersIfSettled()
         }
         for waiter in waiters { waiter.resume() }
-        return sleeper
     }
 
     /// Notes that a sleeper woke (its deadline came, or it was cancelled):
@@ -168,7 +185,7 @@ package final class EffectTracker: Sendable {
     /// started and, when it sleeps, until when.
     package var inFlight: [(origin: String, sleepsUntil: Duration?)] {
         state.value.effects.sorted { $0.key < $1.key }.filter { !$0.value.skipped }.map {
-            (origin: $0.value.origin, sleepsUntil: $0.value.sleepers.values.min())
+            (origin: $0.value.origin, sleepsUntil: $0.value.sleepers.values.map(\.deadline).min())
         }
     }
 
@@ -182,7 +199,7 @@ package final class EffectTracker: Sendable {
     /// The effects that are running (not suspended on a test clock), as
     /// where each started.
     package var busy: [String] {
-        state.value.effects.sorted { $0.key < $1.key }.filter { $0.value.sleepers.isEmpty }.map(\.value.origin)
+        state.value.effects.sorted { $0.key < $1.key }.filter { !$0.value.isAsleep }.map(\.value.origin)
     }
 
     /// Waits until every effect alive is suspended on a test clock or has

@@ -109,12 +109,16 @@ public final class TestClock: Clock, Sendable {
         let current = EffectTracker.current
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                // Counted as suspended before the wake-up can run.
-                let sleeper = current.map { $0.tracker.sleeps($0.id, until: deadline.offset) }
+                // Noted before the wake-up is scheduled (which may run at
+                // once, on a thread advancing the clock), counted as asleep
+                // only after: a clock that settles on this sleep then finds
+                // its wake-up scheduled.
+                let sleeper = current.map { $0.tracker.willSleep($0.id, until: deadline.offset) }
                 let wake = scheduler.scheduleWake(after: delay) {
                     if let current, let sleeper { current.tracker.awoke(current.id, sleeper: sleeper) }
                     sleep.end(.success(()))
                 }
+                if let current, let sleeper { current.tracker.asleep(current.id, sleeper: sleeper) }
                 sleep.start(continuation) {
                     wake.dispose()
                     if let current, let sleeper { current.tracker.awoke(current.id, sleeper: sleeper) }
