@@ -138,6 +138,11 @@ public struct ActionRecording<Input, State> {
     /// Reads the lines a log exported (those with `name`, when several logs
     /// share the text).
     ///
+    /// Lines may end with LF or CRLF (as a file saved on Windows or sent
+    /// through a tool that rewrites line endings has them), the last one
+    /// with either or none; blank lines are skipped, but counted in the line
+    /// numbers of errors.
+    ///
     /// - Parameters:
     ///   - jsonLines: The text ``ActionLog/exportJSONLines(inputs:name:)``
     ///     wrote.
@@ -150,24 +155,24 @@ public struct ActionRecording<Input, State> {
         decoder.userInfo[TypedInput.typesKey] = inputs.types
         var initial: State?
         var steps: [Step] = []
-        for (index, text) in jsonLines.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+        for (index, text) in Self.lines(of: jsonLines) {
             let line: RecordedLine<State>
             do {
                 // Other logs' lines may hold other types: read the name first.
-                guard try decoder.decode(LogName.self, from: Data(text.utf8)).log == name else { continue }
-                line = try decoder.decode(RecordedLine<State>.self, from: Data(text.utf8))
+                guard try decoder.decode(LogName.self, from: text).log == name else { continue }
+                line = try decoder.decode(RecordedLine<State>.self, from: text)
             } catch {
-                throw ActionLogCodingError(description: "line \(index + 1): \(error)")
+                throw ActionLogCodingError(description: "line \(index): \(error)")
             }
             guard let typed = line.input else {
                 initial = line.state
                 continue
             }
             guard initial != nil else {
-                throw ActionLogCodingError(description: "line \(index + 1): an input before the initial state")
+                throw ActionLogCodingError(description: "line \(index): an input before the initial state")
             }
             guard let input = typed.value as? Input else {
-                throw ActionLogCodingError(description: "line \(index + 1): a \(typed.type) is not an input here")
+                throw ActionLogCodingError(description: "line \(index): a \(typed.type) is not an input here")
             }
             steps.append(Step(sequence: line.sequence, input: input, state: line.state))
         }
@@ -177,6 +182,23 @@ public struct ActionRecording<Input, State> {
         self.name = name
         self.initialState = initial
         self.steps = steps
+    }
+
+    /// The lines of `text` that hold something, with their line numbers
+    /// (from 1, blank lines counted).
+    ///
+    /// Lines end with LF or CRLF, the last one with either or nothing. The
+    /// text is split on its bytes, not its characters: Swift reads CRLF as
+    /// one `Character`, which a split on `"\n"` never finds.
+    private static func lines(of text: String) -> [(number: Int, bytes: Data)] {
+        let lineFeed = UInt8(ascii: "\n")
+        let carriageReturn = UInt8(ascii: "\r")
+        var lines: [(number: Int, bytes: Data)] = []
+        for (index, line) in text.utf8.split(separator: lineFeed, omittingEmptySubsequences: false).enumerated() {
+            let bytes = line.last == carriageReturn ? line.dropLast() : line[...]
+            if !bytes.isEmpty { lines.append((index + 1, Data(bytes))) }
+        }
+        return lines
     }
 
     /// Replays the recording into a store and checks each state; the

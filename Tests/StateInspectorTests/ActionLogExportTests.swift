@@ -128,6 +128,33 @@ struct ActionLogExportTests {
         #expect(misnamed?.description == "no recording named \"right\" found")
     }
 
+    @Test(
+        "a recording reads back whatever its line endings: LF or CRLF, with a final newline or none",
+        arguments: LineEnding.allCases)
+    func lineEndings(_ ending: LineEnding) throws {
+        let store = makeStore()
+        let log = Log()
+        store.attach(log)
+        for name in ["tea", "jam"] { store.dispatch(AddItem(name: name)) }
+        let exported = try log.exportJSONLines(inputs: coding)
+        let text = ending.rewrite(exported)
+        let recording = try ActionRecording<any Action, Cart>(jsonLines: text, inputs: coding)
+        #expect(recording.initialState == Cart())
+        #expect(recording.steps.map(\.sequence) == [1, 2])
+        #expect(recording.steps.map(\.state) == log.entries.map(\.state))
+        try makeStore().replay(recording)
+    }
+
+    @Test("a bad line in a CRLF recording is named by its line number; blank lines count")
+    func lineNumbersWithCRLF() {
+        let text =
+            "{\"sequence\":0,\"state\":{\"items\":[]}}\r\n\r\n{\"sequence\":1,\"input\":{\"type\":\"Nope\",\"value\":{}},\"state\":{\"items\":[]}}\r\n"
+        let error = #expect(throws: ActionLogCodingError.self) {
+            try ActionRecording<any Action, Cart>(jsonLines: text, inputs: coding)
+        }
+        #expect(error?.description.hasPrefix("line 3:") == true, "\(String(describing: error))")
+    }
+
     @Test("two named logs share a file; each reads back its own lines")
     func namedLogsShareAFile() throws {
         let left = makeStore()
@@ -227,6 +254,21 @@ struct ActionLogExportTests {
                 the replay differs from the recording before the first input:
                   items[0]: unexpected "x"
                 """)
+    }
+}
+
+/// How a test rewrites the line endings of an export.
+enum LineEnding: String, CaseIterable, Sendable {
+    case lf, lfNoFinalNewline, crlf, crlfNoFinalNewline
+
+    func rewrite(_ exported: String) -> String {
+        let lines = exported.split(separator: "\n").map(String.init)
+        switch self {
+        case .lf: return lines.map { $0 + "\n" }.joined()
+        case .lfNoFinalNewline: return lines.joined(separator: "\n")
+        case .crlf: return lines.map { $0 + "\r\n" }.joined()
+        case .crlfNoFinalNewline: return lines.joined(separator: "\r\n")
+        }
     }
 }
 
