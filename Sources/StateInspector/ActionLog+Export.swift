@@ -17,14 +17,32 @@ import StateCore
 /// ```swift
 /// let coding = InputCoding<any Action>(IncreaseAction.self, LogIn.self, LoggedIn.self)
 /// let coding = InputCoding<AppEvent>(AppEvent.self)
+/// let coding = InputCoding<any Action>(Todos.Action.self, Filters.Action.self)
 /// ```
+///
+/// ## Type names
+///
+/// A type is named with the types it is nested in, without its module:
+/// `Todos.Action` and `Filters.Action` are two names, and so are their
+/// generic arguments (`Labelled<Todos.Action>`). A private or local type is
+/// named without its file or function (those contexts are not stable from
+/// build to build). So a recording stays readable when a type moves to
+/// another module, not when it is renamed or moved into another type.
+///
+/// Recordings written before names were qualified carry each type's own
+/// name only (`Action` for `Todos.Action`). Reading accepts those: a name
+/// that no type in the coding has in full is looked up as a type's own
+/// name, and read as that type when exactly one type in the coding has it;
+/// when several have it, reading fails and names them. A full name always
+/// wins over an own name.
 public struct InputCoding<Input>: Sendable {
     let types: InputTypes
 
     /// Creates a coding for inputs of `types`.
     ///
     /// - Parameter types: Every type an input may have. Two types may not
-    ///   share a name.
+    ///   share a name (their nesting without the module, as above): that
+    ///   is a programmer error, and traps.
     public init(_ types: any Codable.Type...) {
         self.init(types)
     }
@@ -32,19 +50,25 @@ public struct InputCoding<Input>: Sendable {
     /// Creates a coding for inputs of `types`.
     ///
     /// - Parameter types: Every type an input may have. Two types may not
-    ///   share a name.
+    ///   share a name (their nesting without the module, as above): that
+    ///   is a programmer error, and traps.
     public init(_ types: [any Codable.Type]) {
         var table: [String: any Codable.Type] = [:]
+        var names: [ObjectIdentifier: String] = [:]
+        var ownNames: [String: [any Codable.Type]] = [:]
         for type in types {
-            let name = Self.name(of: type)
-            precondition(table[name] == nil, "InputCoding: two input types are named \(name)")
+            let name = TypeName.qualified(type)
+            if let other = table[name], ObjectIdentifier(other) != ObjectIdentifier(type) {
+                preconditionFailure(
+                    "InputCoding: two input types are named \(name): \(String(reflecting: other)) and "
+                        + "\(String(reflecting: type)); a recording could not tell them apart")
+            }
+            guard table[name] == nil else { continue }
             table[name] = type
+            names[ObjectIdentifier(type)] = name
+            ownNames[TypeName.short(type), default: []].append(type)
         }
-        self.types = InputTypes(table: table)
-    }
-
-    static func name(of type: Any.Type) -> String {
-        String(describing: type)
+        self.types = InputTypes(table: table, names: names, ownNames: ownNames)
     }
 }
 
@@ -82,10 +106,14 @@ extension ActionLog where State: Encodable {
             log: name, sequence: start.sequence, time: nil, thread: nil, input: nil, state: start.state)
         lines.append(try line(startLine, encoder))
         for entry in entries {
-            let type = InputCoding<Input>.name(of: Swift.type(of: entry.input as Any))
-            guard inputs.types.table[type] != nil, let value = entry.input as? any Encodable else {
+            let inputType = Swift.type(of: entry.input as Any)
+            guard let type = inputs.types.names[ObjectIdentifier(inputType)],
+                let value = entry.input as? any Encodable
+            else {
                 throw ActionLogCodingError(
-                    description: "entry \(entry.sequence): the input type \(type) is not in the InputCoding")
+                    description:
+                        "entry \(entry.sequence): the input type \(TypeName.qualified(inputType)) is not in the InputCoding"
+                )
             }
             let recorded = RecordedLine(
                 log: name,
@@ -313,7 +341,32 @@ extension RecordedLine: Decodable where State: Decodable {}
 /// The input types a coding knows, by name.
 struct InputTypes: @unchecked Sendable {
     // Safe to share: immutable, and metatypes are never mutated.
+
+    /// The types by their qualified names, as written.
     let table: [String: any Codable.Type]
+    /// The qualified name of each type.
+    let names: [ObjectIdentifier: String]
+    /// The types by their own names, as recordings written before
+    /// qualified names carry them.
+    let ownNames: [String: [any Codable.Type]]
+
+    /// What a name read from a recording stands for.
+    enum Lookup {
+        case found(any Codable.Type)
+        case unknown
+        case ambiguous([String])
+    }
+
+    /// The type `name` stands for: the one with that qualified name, or
+    /// else the only one with that own name.
+    func type(named name: String) -> Lookup {
+        if let type = table[name] { return .found(type) }
+        guard let candidates = ownNames[name] else { return .unknown }
+        guard candidates.count == 1, let only = candidates.first else {
+            return .ambiguous(candidates.compactMap { names[ObjectIdentifier($0)] }.sorted())
+        }
+        return .found(only)
+    }
 }
 
 /// The name on a line of an exported log.
@@ -351,12 +404,19 @@ private struct TypedInput: Codable {
     init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decode(String.self, forKey: .type)
-        guard let types = decoder.userInfo[Self.typesKey] as? InputTypes,
-            let known = types.table[type]
-        else {
+        let lookup = (decoder.userInfo[Self.typesKey] as? InputTypes)?.type(named: type) ?? .unknown
+        switch lookup {
+        case .found(let known):
+            value = try container.decode(known, forKey: .value)
+        case .unknown:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "the input type \(type) is not in the InputCoding")
+        case .ambiguous(let names):
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container,
+                debugDescription: "the input type \(type) is ambiguous in the InputCoding: "
+                    + names.joined(separator: " or ")
+                    + " (a recording from before input types were named with the types they are nested in)")
         }
-        value = try container.decode(known, forKey: .value)
     }
 }

@@ -218,6 +218,53 @@ struct ActionLogExportTests {
         #expect(recording.steps.map(\.input) == moves)
     }
 
+    // MARK: Input type names
+
+    @Test("nested input types named alike are written with their qualified names, and read back")
+    func nestedInputTypes() throws {
+        let coding = InputCoding<any Action>(Todos.Action.self, Filters.Action.self, Labelled<Todos.Action>.self)
+        let store = makeNestedStore()
+        let log = Log()
+        store.attach(log)
+        store.dispatch(Todos.Action.add("tea"))
+        store.dispatch(Filters.Action.clear)
+        store.dispatch(Labelled(label: "again", payload: Todos.Action.add("jam")))
+        let text = try log.exportJSONLines(inputs: coding)
+        let types = try text.split(separator: "\n").dropFirst().map { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return (object?["input"] as? [String: Any])?["type"] as? String
+        }
+        #expect(types == ["Todos.Action", "Filters.Action", "Labelled<Todos.Action>"])
+        let recording = try ActionRecording<any Action, Cart>(jsonLines: text, inputs: coding)
+        #expect(recording.steps.map { "\(type(of: $0.input))" } == ["Action", "Action", "Labelled<Action>"])
+        #expect(recording.steps.map(\.state.items) == [["tea"], [], ["jam"]])
+        try makeNestedStore().replay(recording)
+    }
+
+    @Test("a recording written with the short type names of before still reads back, when they are unambiguous")
+    func shortTypeNames() throws {
+        let legacy = """
+            {"sequence":0,"state":{"items":[]}}
+            {"input":{"type":"Action","value":{"add":{"_0":"tea"}}},"sequence":1,"state":{"items":["tea"]}}
+            {"input":{"type":"AddItem","value":{"name":"jam"}},"sequence":2,"state":{"items":["tea","jam"]}}
+
+            """
+        let coding = InputCoding<any Action>(Todos.Action.self, AddItem.self)
+        let recording = try ActionRecording<any Action, Cart>(jsonLines: legacy, inputs: coding)
+        #expect(recording.steps.map { "\($0.input)" } == ["add(\"tea\")", "AddItem(name: \"jam\")"])
+        try makeNestedStore().replay(recording)
+
+        let both = InputCoding<any Action>(Todos.Action.self, Filters.Action.self, AddItem.self)
+        let ambiguous = #expect(throws: ActionLogCodingError.self) {
+            try ActionRecording<any Action, Cart>(jsonLines: legacy, inputs: both)
+        }
+        #expect(ambiguous?.description.hasPrefix("line 2: ") == true, "\(String(describing: ambiguous))")
+        #expect(
+            ambiguous?.description.contains(
+                "the input type Action is ambiguous in the InputCoding: Filters.Action or Todos.Action") == true,
+            "\(String(describing: ambiguous))")
+    }
+
     // MARK: Replay
 
     @Test("a replay whose store applies fewer inputs than recorded fails at the first one missing")
@@ -255,6 +302,49 @@ struct ActionLogExportTests {
                   items[0]: unexpected "x"
                 """)
     }
+}
+
+// MARK: Nested input types
+
+/// A to-do list's actions: one of two nested types named `Action`.
+enum Todos {
+    enum Action: DucksStyle.Action, Codable {
+        case add(String)
+    }
+}
+
+/// A filter's actions: the other nested type named `Action`.
+enum Filters {
+    enum Action: DucksStyle.Action, Codable {
+        case clear
+    }
+}
+
+/// A generic input: a payload action with a label.
+struct Labelled<Payload: DucksStyle.Action & Codable>: DucksStyle.Action, Codable {
+    let label: String
+    let payload: Payload
+}
+
+/// Adds what `Todos.Action.add` names, clears on `Filters.Action.clear`,
+/// applies a labelled payload as the payload; `AddItem` adds too.
+struct NestedReducer: Reducer {
+    func reduce(_ state: Cart, action: Action) -> Cart {
+        var state = state
+        switch action {
+        case Todos.Action.add(let name) as Todos.Action: state.items.append(name)
+        case let add as AddItem: state.items.append(add.name)
+        case is Filters.Action: state.items = []
+        case let labelled as Labelled<Todos.Action>: return reduce(state, action: labelled.payload)
+        default: break
+        }
+        return state
+    }
+}
+
+/// A cart store that reduces the nested input types.
+func makeNestedStore() -> Store<Cart> {
+    Store(reducer: NestedReducer(), state: Cart(), middlewares: [])
 }
 
 /// How a test rewrites the line endings of an export.
