@@ -74,8 +74,15 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         public let previousState: State
         /// When the input was applied.
         public let time: Date
-        /// The thread that applied it: `"main"`, the thread's name, or
-        /// the thread's number.
+        /// The thread that applied it: `"main thread 4242"` for the
+        /// process's main thread, `"thread 4243"` for any other.
+        ///
+        /// The number is the system's id for the thread (on Linux the
+        /// kernel's thread id, as `ps -L` and `top -H` show it; on Darwin
+        /// `pthread_threadid_np`): the same in every entry of one thread,
+        /// and never shared by two live threads. It is not the thread's
+        /// name, which Linux cuts to 15 bytes (Dispatch's threads all read
+        /// as `oot.default-qos`).
         public let thread: String
 
         /// What the input changed, one line per changed part, each with its
