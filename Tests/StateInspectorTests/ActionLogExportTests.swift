@@ -17,7 +17,7 @@ struct ActionLogExportTests {
 
     // MARK: Export
 
-    @Test("export writes the starting state, then one line per entry; reading it back gives the steps")
+    @Test("export writes the segment with its starting state, then one line per entry; reading it back gives the steps")
     func exportFormat() throws {
         let store = makeStore()
         let log = Log()
@@ -28,7 +28,7 @@ struct ActionLogExportTests {
         let text = try log.exportJSONLines(inputs: coding)
         let lines = text.split(separator: "\n")
         #expect(lines.count == 5)
-        #expect(text.hasPrefix("{\"sequence\":0,\"state\":{\"items\":[]}}\n"))
+        #expect(text.hasPrefix("{\"segment\":1,\"sequence\":0,\"state\":{\"items\":[]}}\n"))
         #expect(text.hasSuffix("\n"))
         let entry = try #require(
             try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
@@ -82,7 +82,7 @@ struct ActionLogExportTests {
         let log = Log()
         store.attach(log)
         let text = try log.exportJSONLines(inputs: coding)
-        #expect(text == "{\"sequence\":0,\"state\":{\"items\":[\"seed\"]}}\n")
+        #expect(text == "{\"segment\":1,\"sequence\":0,\"state\":{\"items\":[\"seed\"]}}\n")
         let recording = try ActionRecording<any Action, Cart>(jsonLines: text, inputs: coding)
         #expect(recording.steps.isEmpty)
         #expect(recording.initialState.items == ["seed"])
@@ -153,6 +153,25 @@ struct ActionLogExportTests {
             try ActionRecording<any Action, Cart>(jsonLines: text, inputs: coding)
         }
         #expect(error?.description.hasPrefix("line 3:") == true, "\(String(describing: error))")
+    }
+
+    @Test("a recording written before segments (no segment numbers) reads back as one segment and replays")
+    func recordingFromBeforeSegments() throws {
+        let legacy = """
+            {"sequence":0,"state":{"items":["x"]}}
+            {"input":{"type":"AddItem","value":{"name":"tea"}},"sequence":1,"state":{"items":["x","tea"]},"thread":"main","time":1}
+            {"input":{"type":"Clear","value":{}},"sequence":2,"state":{"items":[]},"thread":"main","time":2}
+
+            """
+        let recording = try ActionRecording<any Action, Cart>(jsonLines: legacy, inputs: coding)
+        #expect(recording.segments.map(\.number) == [1])
+        #expect(recording.segments.first?.startSequence == 0)
+        #expect(recording.initialState.items == ["x"])
+        #expect(recording.steps.map(\.sequence) == [1, 2])
+        try makeStore(Cart(items: ["x"])).replay(recording)
+        #expect(throws: ReplayMismatch(sequence: 0, input: nil, differences: ["items[0]: missing (expected \"x\")"])) {
+            try makeStore().replay(recording)
+        }
     }
 
     @Test("two named logs share a file; each reads back its own lines")
