@@ -228,19 +228,30 @@ extension ObservableProperty {
     /// deliveries: from inside a subscriber it throws at once and changes
     /// nothing.
     ///
+    /// A recording of several segments (its log was detached and attached
+    /// again, or moved to another store) restarts each later segment from
+    /// the snapshot it starts from: `restore` puts it back, and the
+    /// property's subscribers hear it, as in a travel. Without `restore`,
+    /// such a recording throws at the segment that needs it.
+    ///
     /// - Parameters:
     ///   - recording: A session read from an exported log.
     ///   - snapshot: Reads the state as a plain value, as when recording.
+    ///   - restore: Puts a snapshot back and returns the property's new
+    ///     value, as for ``attach(_:snapshot:restore:)``; nil when the
+    ///     recording has one segment.
     /// - Throws: ``/StateInspector/ReplayMismatch`` at the first snapshot that differs from
-    ///   the recording, with what differs.
+    ///   the recording, with what differs, or at a segment that cannot be
+    ///   restarted without `restore`.
     public func replay<Snapshot: Equatable>(
         _ recording: ActionRecording<any ActionType<ValueType>, Snapshot>,
-        snapshot: @escaping (ValueType) -> Snapshot
+        snapshot: @escaping (ValueType) -> Snapshot,
+        restore: ((Snapshot, ValueType) -> ValueType)? = nil
     ) throws(ReplayMismatch) {
         guard !source.isInDeliveryOrder else { throw .insideTheStore }
         try recording.replay(
             from: snapshot(value),
-            attach: { attach($0, snapshot: snapshot) },
+            attach: { attach($0, snapshot: snapshot, restore: restore) },
             apply: { apply($0) }
         )
     }

@@ -121,16 +121,21 @@ extension StoreType {
     }
 
     /// Replays `recording` into this (fresh) store and checks each snapshot:
-    /// see ``ObservableProperty/replay(_:snapshot:)``.
+    /// see ``ObservableProperty/replay(_:snapshot:restore:)``.
     ///
     /// - Parameters:
     ///   - recording: A session read from an exported log.
     ///   - snapshot: Reads the state as a plain value, as when recording.
-    /// - Throws: ``/StateInspector/ReplayMismatch`` at the first snapshot that differs.
+    ///   - restore: Puts a snapshot back and returns the new state value,
+    ///     to restart each segment after the first; nil when the recording
+    ///     has one segment.
+    /// - Throws: ``/StateInspector/ReplayMismatch`` at the first snapshot that differs, or
+    ///   at a segment that cannot be restarted without `restore`.
     public func replay<Value, Snapshot: Equatable>(
         _ recording: ActionRecording<any ActionType<Value>, Snapshot>,
-        snapshot: @escaping (Value) -> Snapshot
+        snapshot: @escaping (Value) -> Snapshot,
+        restore: ((Snapshot, Value) -> Value)? = nil
     ) throws(ReplayMismatch) where ObservableState == ObservableProperty<Value> {
-        try state.replay(recording, snapshot: snapshot)
+        try state.replay(recording, snapshot: snapshot, restore: restore)
     }
 }

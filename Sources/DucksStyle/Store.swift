@@ -298,7 +298,10 @@ extension Store {
     /// The replay attaches a log of its own, so a log already attached to
     /// the store is detached. Call it from outside the store's work: from
     /// inside an observer or a middleware it throws at once and changes
-    /// nothing.
+    /// nothing. A recording of several segments (its log was detached and
+    /// attached again, or moved to another store) restarts each later
+    /// segment from the state it starts from: the store moves there, and
+    /// its observers hear it, as in a travel.
     ///
     /// - Parameter recording: A session read from an exported log.
     /// - Throws: ``/StateInspector/ReplayMismatch`` at the first state that differs from the

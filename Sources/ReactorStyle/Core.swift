@@ -379,7 +379,10 @@ extension Core {
     /// The replay attaches a log of its own, so a log already attached to
     /// the core is detached. Call it from outside the core's work: from
     /// inside a command, a middleware or an immediate subscriber it throws
-    /// at once and changes nothing.
+    /// at once and changes nothing. A recording of several segments (its
+    /// log was detached and attached again, or moved to another core)
+    /// restarts each later segment from the state it starts from: the core
+    /// moves there, and its subscribers are sent it, as in a travel.
     ///
     /// - Parameter recording: A session read from an exported log.
     /// - Throws: ``/StateInspector/ReplayMismatch`` at the first state that differs from the

@@ -197,7 +197,9 @@ extension Receiver.Transmitter {
     /// The replay attaches a log of its own, so a log already attached to
     /// the receiver is detached. Call it from outside the receiver's
     /// deliveries: from inside a listener it throws at once and changes
-    /// nothing.
+    /// nothing. A receiver has no state to restart: the waves of a
+    /// recording of several segments are broadcast one segment after
+    /// another, each checked as it is delivered.
     ///
     /// - Parameter recording: A session read from an exported log.
     /// - Throws: ``/StateInspector/ReplayMismatch`` at the first wave that differs from the

@@ -17,14 +17,32 @@ import StateCore
 /// ```swift
 /// let coding = InputCoding<any Action>(IncreaseAction.self, LogIn.self, LoggedIn.self)
 /// let coding = InputCoding<AppEvent>(AppEvent.self)
+/// let coding = InputCoding<any Action>(Todos.Action.self, Filters.Action.self)
 /// ```
+///
+/// ## Type names
+///
+/// A type is named with the types it is nested in, without its module:
+/// `Todos.Action` and `Filters.Action` are two names, and so are their
+/// generic arguments (`Labelled<Todos.Action>`). A private or local type is
+/// named without its file or function (those contexts are not stable from
+/// build to build). So a recording stays readable when a type moves to
+/// another module, not when it is renamed or moved into another type.
+///
+/// Recordings written before names were qualified carry each type's own
+/// name only (`Action` for `Todos.Action`). Reading accepts those: a name
+/// that no type in the coding has in full is looked up as a type's own
+/// name, and read as that type when exactly one type in the coding has it;
+/// when several have it, reading fails and names them. A full name always
+/// wins over an own name.
 public struct InputCoding<Input>: Sendable {
     let types: InputTypes
 
     /// Creates a coding for inputs of `types`.
     ///
     /// - Parameter types: Every type an input may have. Two types may not
-    ///   share a name.
+    ///   share a name (their nesting without the module, as above): that
+    ///   is a programmer error, and traps.
     public init(_ types: any Codable.Type...) {
         self.init(types)
     }
@@ -32,19 +50,25 @@ public struct InputCoding<Input>: Sendable {
     /// Creates a coding for inputs of `types`.
     ///
     /// - Parameter types: Every type an input may have. Two types may not
-    ///   share a name.
+    ///   share a name (their nesting without the module, as above): that
+    ///   is a programmer error, and traps.
     public init(_ types: [any Codable.Type]) {
         var table: [String: any Codable.Type] = [:]
+        var names: [ObjectIdentifier: String] = [:]
+        var ownNames: [String: [any Codable.Type]] = [:]
         for type in types {
-            let name = Self.name(of: type)
-            precondition(table[name] == nil, "InputCoding: two input types are named \(name)")
+            let name = TypeName.qualified(type)
+            if let other = table[name], ObjectIdentifier(other) != ObjectIdentifier(type) {
+                preconditionFailure(
+                    "InputCoding: two input types are named \(name): \(String(reflecting: other)) and "
+                        + "\(String(reflecting: type)); a recording could not tell them apart")
+            }
+            guard table[name] == nil else { continue }
             table[name] = type
+            names[ObjectIdentifier(type)] = name
+            ownNames[TypeName.short(type), default: []].append(type)
         }
-        self.types = InputTypes(table: table)
-    }
-
-    static func name(of type: Any.Type) -> String {
-        String(describing: type)
+        self.types = InputTypes(table: table, names: names, ownNames: ownNames)
     }
 }
 
@@ -55,49 +79,83 @@ public struct ActionLogCodingError: Error, CustomStringConvertible {
 }
 
 extension ActionLog where State: Encodable {
-    /// The log as JSON Lines: first the state before the oldest entry kept,
-    /// then one line per entry (sequence, time, thread, input, state).
+    /// The log as JSON Lines: each segment kept, as a line with the state
+    /// it starts from and then one line per entry.
     ///
     /// ```swift
     /// try log.exportJSONLines(inputs: InputCoding(IncreaseAction.self))
     ///     .write(to: url, atomically: true, encoding: .utf8)
     /// ```
     ///
+    /// The lines, with their keys sorted:
+    ///
+    /// ```text
+    /// {"segment":1,"sequence":0,"state":{…}}
+    /// {"input":{"type":"AddItem","value":{…}},"sequence":1,"state":{…},"thread":"main thread 4242","time":…}
+    /// {"input":{"type":"AddItem","value":{…}},"sequence":2,"state":{…},"thread":"main thread 4242","time":…}
+    /// {"segment":2,"sequence":2,"state":{…}}
+    /// {"input":{"type":"Clear","value":{}},"sequence":3,"state":{…},"thread":"thread 4243","time":…}
+    /// ```
+    ///
+    /// A segment's line has no input: its `segment` number, the `sequence`
+    /// just before its first entry, and the `state` it starts from (see
+    /// ``ActionLog/Segment``). An entry's line has its `sequence`, its
+    /// `input` (its type's name, see ``InputCoding``, and its value), the
+    /// `state` after it, its `thread` and `time` (seconds since 1970).
+    /// With `name`, every line also has `"log": name`. Recordings written
+    /// before segments have one line without input and without `segment`;
+    /// ``ActionRecording`` reads them as one segment.
+    ///
     /// - Parameters:
     ///   - inputs: The input types the log may hold.
     ///   - name: A name written on every line, so several logs can share a
     ///     file (read back with the same name).
     /// - Returns: The lines, each ending with a newline.
-    /// - Throws: ``ActionLogCodingError`` when an input's type is not in
-    ///   `inputs`, or a value cannot be encoded.
+    /// - Throws: ``ActionLogCodingError`` when the log has never been
+    ///   attached, an input's type is not in `inputs`, or a value cannot be
+    ///   encoded.
     public func exportJSONLines(inputs: InputCoding<Input>, name: String? = nil) throws -> String {
-        let (entries, start) = exportable
-        guard let start else {
+        let segments = segments
+        guard !segments.isEmpty else {
             throw ActionLogCodingError(description: "the log has never been attached: it has no state to export")
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var lines: [String] = []
-        let startLine = RecordedLine(
-            log: name, sequence: start.sequence, time: nil, thread: nil, input: nil, state: start.state)
-        lines.append(try line(startLine, encoder))
-        for entry in entries {
-            let type = InputCoding<Input>.name(of: Swift.type(of: entry.input as Any))
-            guard inputs.types.table[type] != nil, let value = entry.input as? any Encodable else {
-                throw ActionLogCodingError(
-                    description: "entry \(entry.sequence): the input type \(type) is not in the InputCoding")
+        for segment in segments {
+            let start = RecordedLine(
+                log: name, segment: segment.number, sequence: segment.startSequence, time: nil, thread: nil,
+                input: nil, state: segment.startingState)
+            lines.append(try line(start, encoder))
+            for entry in segment.entries {
+                lines.append(try line(entry, inputs, name, encoder))
             }
-            let recorded = RecordedLine(
-                log: name,
-                sequence: entry.sequence,
-                time: entry.time.timeIntervalSince1970,
-                thread: entry.thread,
-                input: TypedInput(type: type, value: value),
-                state: entry.state
-            )
-            lines.append(try line(recorded, encoder))
         }
         return lines.map { $0 + "\n" }.joined()
+    }
+
+    private func line(_ entry: Entry, _ inputs: InputCoding<Input>, _ name: String?, _ encoder: JSONEncoder)
+        throws -> String
+    {
+        let inputType = Swift.type(of: entry.input as Any)
+        guard let type = inputs.types.names[ObjectIdentifier(inputType)],
+            let value = entry.input as? any Encodable
+        else {
+            throw ActionLogCodingError(
+                description:
+                    "entry \(entry.sequence): the input type \(TypeName.qualified(inputType)) is not in the InputCoding"
+            )
+        }
+        let recorded = RecordedLine(
+            log: name,
+            segment: nil,
+            sequence: entry.sequence,
+            time: entry.time.timeIntervalSince1970,
+            thread: entry.thread,
+            input: TypedInput(type: type, value: value),
+            state: entry.state
+        )
+        return try line(recorded, encoder)
     }
 
     private func line(_ value: some Encodable, _ encoder: JSONEncoder) throws -> String {
@@ -109,14 +167,18 @@ extension ActionLog where State: Encodable {
     }
 }
 
-/// A session read back from an ``ActionLog``'s JSON Lines: the state it
-/// started from and each input with the state after it, to replay into a
-/// fresh store.
+/// A session read back from an ``ActionLog``'s JSON Lines: its segments,
+/// each the state it started from and each input with the state after it,
+/// to replay into a fresh store.
 ///
 /// ```swift
 /// let recording = try ActionRecording<any Action, AppState>(jsonLines: text, inputs: coding)
 /// try store.replay(recording)     // throws ReplayMismatch at the first state that differs
 /// ```
+///
+/// A log records one segment per attachment (see ``ActionLog/Segment``);
+/// between two, the store may have applied inputs the log did not see, so
+/// a replay restarts each segment from the state it starts from.
 public struct ActionRecording<Input, State> {
     /// One recorded input and the state after it.
     public struct Step {
@@ -128,15 +190,45 @@ public struct ActionRecording<Input, State> {
         public let state: State
     }
 
+    /// One attachment's part of the recording: the state it started from
+    /// and its steps.
+    public struct Segment {
+        /// The segment's number in the recorded log (1 for a recording
+        /// written before segments, which has one).
+        public let number: Int
+        /// The sequence number just before the segment's first step.
+        public let startSequence: Int
+        /// The state before the segment's first step.
+        public let initialState: State
+        /// The segment's inputs and states, in the order applied.
+        public let steps: [Step]
+    }
+
     /// The name the log was exported with, if any.
     public let name: String?
-    /// The state before the first step.
-    public let initialState: State
-    /// The inputs and states, in the order applied.
-    public let steps: [Step]
+    /// The segments, in the order recorded; at least one.
+    public let segments: [Segment]
+
+    /// The state before the first step: the first segment's.
+    public var initialState: State { segments[0].initialState }
+
+    /// Every segment's inputs and states, in the order applied.
+    ///
+    /// - Complexity: O(*n*) in the steps.
+    public var steps: [Step] { segments.flatMap(\.steps) }
 
     /// Reads the lines a log exported (those with `name`, when several logs
     /// share the text).
+    ///
+    /// Lines may end with LF or CRLF (as a file saved on Windows or sent
+    /// through a tool that rewrites line endings has them), the last one
+    /// with either or none; blank lines are skipped, but counted in the line
+    /// numbers of errors.
+    ///
+    /// Each line without an input starts a segment (see
+    /// ``ActionLog/exportJSONLines(inputs:name:)`` for the format); a
+    /// recording written before segments has one such line, and reads as
+    /// one segment.
     ///
     /// - Parameters:
     ///   - jsonLines: The text ``ActionLog/exportJSONLines(inputs:name:)``
@@ -148,48 +240,80 @@ public struct ActionRecording<Input, State> {
     public init(jsonLines: String, inputs: InputCoding<Input>, name: String? = nil) throws where State: Decodable {
         let decoder = JSONDecoder()
         decoder.userInfo[TypedInput.typesKey] = inputs.types
-        var initial: State?
+        var segments: [Segment] = []
+        var current: (number: Int, sequence: Int, state: State)?
         var steps: [Step] = []
-        for (index, text) in jsonLines.split(separator: "\n", omittingEmptySubsequences: true).enumerated() {
+        for (index, text) in Self.lines(of: jsonLines) {
             let line: RecordedLine<State>
             do {
                 // Other logs' lines may hold other types: read the name first.
-                guard try decoder.decode(LogName.self, from: Data(text.utf8)).log == name else { continue }
-                line = try decoder.decode(RecordedLine<State>.self, from: Data(text.utf8))
+                guard try decoder.decode(LogName.self, from: text).log == name else { continue }
+                line = try decoder.decode(RecordedLine<State>.self, from: text)
             } catch {
-                throw ActionLogCodingError(description: "line \(index + 1): \(error)")
+                throw ActionLogCodingError(description: "line \(index): \(error)")
             }
             guard let typed = line.input else {
-                initial = line.state
+                if let current {
+                    segments.append(Segment(current, steps))
+                }
+                current = (line.segment ?? segments.count + 1, line.sequence, line.state)
+                steps = []
                 continue
             }
-            guard initial != nil else {
-                throw ActionLogCodingError(description: "line \(index + 1): an input before the initial state")
+            guard current != nil else {
+                throw ActionLogCodingError(description: "line \(index): an input before the initial state")
             }
             guard let input = typed.value as? Input else {
-                throw ActionLogCodingError(description: "line \(index + 1): a \(typed.type) is not an input here")
+                throw ActionLogCodingError(description: "line \(index): a \(typed.type) is not an input here")
             }
             steps.append(Step(sequence: line.sequence, input: input, state: line.state))
         }
-        guard let initial else {
+        guard let current else {
             throw ActionLogCodingError(description: "no recording\(name.map { " named \"\($0)\"" } ?? "") found")
         }
+        segments.append(Segment(current, steps))
         self.name = name
-        self.initialState = initial
-        self.steps = steps
+        self.segments = segments
+    }
+
+    /// The lines of `text` that hold something, with their line numbers
+    /// (from 1, blank lines counted).
+    ///
+    /// Lines end with LF or CRLF, the last one with either or nothing. The
+    /// text is split on its bytes, not its characters: Swift reads CRLF as
+    /// one `Character`, which a split on `"\n"` never finds.
+    private static func lines(of text: String) -> [(number: Int, bytes: Data)] {
+        let lineFeed = UInt8(ascii: "\n")
+        let carriageReturn = UInt8(ascii: "\r")
+        var lines: [(number: Int, bytes: Data)] = []
+        for (index, line) in text.utf8.split(separator: lineFeed, omittingEmptySubsequences: false).enumerated() {
+            let bytes = line.last == carriageReturn ? line.dropLast() : line[...]
+            if !bytes.isEmpty { lines.append((index + 1, Data(bytes))) }
+        }
+        return lines
     }
 
     /// Replays the recording into a store and checks each state; the
     /// flavours' `replay(_:)` call this with their store.
     ///
+    /// The store's state must be the first segment's starting state. Each
+    /// later segment that starts from another state than the one before
+    /// ended with is restarted: the store is moved to its starting state
+    /// (its observers hear it, as in a travel) before its inputs are
+    /// applied. A source with no state of its own (a receiver) is not
+    /// moved: its inputs are applied one segment after another.
+    ///
     /// - Parameters:
     ///   - state: The store's state now, checked against the recording's
     ///     initial state; nil for a source with no state of its own (a
     ///     receiver).
-    ///   - attach: Attaches a log to the store.
+    ///   - attach: Attaches a log to the store; restarting a segment moves
+    ///     the store through it, as a travel does.
     ///   - apply: Applies one input to the store.
-    /// - Throws: ``ReplayMismatch`` at the first state that differs, or when
-    ///   the store applied fewer inputs than recorded.
+    /// - Throws: ``ReplayMismatch`` at the first state that differs, when
+    ///   the store applied fewer inputs than recorded, or, before applying
+    ///   anything, when a segment must be restarted and the store cannot be
+    ///   moved (attached with no time travel).
     public func replay(
         from state: State?,
         attach: (ActionLog<Input, State>) -> Disposable,
@@ -197,7 +321,7 @@ public struct ActionRecording<Input, State> {
     ) throws(ReplayMismatch) where State: Equatable {
         if let state, state != initialState {
             throw ReplayMismatch(
-                sequence: (steps.first?.sequence ?? 1) - 1,
+                sequence: segments[0].startSequence,
                 input: nil,
                 differences: StateDiff.lines(expected: initialState, actual: state)
             )
@@ -206,11 +330,38 @@ public struct ActionRecording<Input, State> {
         // observer's echo) must not push out the ones compared.
         let log = ActionLog<Input, State>(capacity: .max)
         let attachment = attach(log)
-        for step in steps {
-            apply(step.input)
+        defer { attachment.dispose() }
+        // The segments that start elsewhere than the one before ended: a
+        // store with a state is moved there first, or, if it cannot be,
+        // left as it is.
+        let restarts = zip(segments, segments.dropFirst()).map { earlier, later in
+            later.initialState != (earlier.steps.last?.state ?? earlier.initialState)
+        }
+        if state != nil, !log.canRestart, let index = restarts.firstIndex(of: true) {
+            let (earlier, later) = (segments[index], segments[index + 1])
+            throw ReplayMismatch(
+                segment: later.number,
+                sequence: later.startSequence,
+                differences: [
+                    "segment \(later.number) starts from another state than segment \(earlier.number) ended with, "
+                        + "and the store cannot be moved to it (it was attached without time travel; for Delta, "
+                        + "replay with restore); the store was not changed"
+                ]
+                    + StateDiff.lines(
+                        expected: later.initialState, actual: earlier.steps.last?.state ?? earlier.initialState)
+            )
+        }
+        for (index, segment) in segments.enumerated() {
+            if state != nil, index > 0, restarts[index - 1] {
+                log.restart(from: segment.initialState)
+            }
+            for step in segment.steps {
+                apply(step.input)
+            }
         }
         attachment.dispose()
         let replayed = log.entries
+        let steps = steps
         for (index, step) in steps.enumerated() {
             guard index < replayed.count else {
                 throw ReplayMismatch(
@@ -230,14 +381,29 @@ public struct ActionRecording<Input, State> {
     }
 }
 
+extension ActionRecording: Sendable where Input: Sendable, State: Sendable {}
+
+extension ActionRecording.Step: Sendable where Input: Sendable, State: Sendable {}
+
+extension ActionRecording.Segment: Sendable where Input: Sendable, State: Sendable {}
+
+extension ActionRecording.Segment {
+    fileprivate init(_ start: (number: Int, sequence: Int, state: State), _ steps: [ActionRecording.Step]) {
+        self.init(number: start.number, startSequence: start.sequence, initialState: start.state, steps: steps)
+    }
+}
+
 /// The first place a replay left the recording: the step, its input, and
 /// what differs between the recorded state and the replayed one.
 public struct ReplayMismatch: Error, Equatable, CustomStringConvertible {
     /// The sequence number of the step whose state differs (the one before
-    /// the first step when the starting states differ).
+    /// the first step when the starting states differ, or before a
+    /// segment's first step when the segment could not be restarted).
     public let sequence: Int
     /// The step's input, described; nil when the starting states differ.
     public let input: String?
+    /// The segment that could not be restarted; nil when a state differs.
+    public let segment: Int?
     /// What differs, by path (expected: recorded; actual: replayed).
     public let differences: [String]
 
@@ -250,12 +416,35 @@ public struct ReplayMismatch: Error, Equatable, CustomStringConvertible {
     public init(sequence: Int, input: String?, differences: [String]) {
         self.sequence = sequence
         self.input = input
+        self.segment = nil
+        self.differences = differences
+    }
+
+    /// Creates the report of a segment that could not be restarted (for
+    /// comparing with the one a replay throws).
+    ///
+    /// - Parameters:
+    ///   - segment: The segment's number.
+    ///   - sequence: The sequence number just before its first step.
+    ///   - differences: Why, then what differs between the state it starts
+    ///     from and the state the replay had reached.
+    public init(segment: Int, sequence: Int, differences: [String]) {
+        self.sequence = sequence
+        self.input = nil
+        self.segment = segment
         self.differences = differences
     }
 
     /// The report: where the replay left the recording, and what differs.
     public var description: String {
-        let place = input.map { "after entry \(sequence) (\($0))" } ?? "before the first input"
+        let place =
+            if let input {
+                "after entry \(sequence) (\(input))"
+            } else if let segment {
+                "at the start of segment \(segment) (after entry \(sequence))"
+            } else {
+                "before the first input"
+            }
         return "the replay differs from the recording \(place):\n"
             + differences.map { "  " + $0 }.joined(separator: "\n")
     }
@@ -277,6 +466,9 @@ extension ReplayMismatch {
 /// One line of an exported log.
 private struct RecordedLine<State> {
     var log: String?
+    /// The number of the segment a line without input starts; nil in
+    /// recordings written before segments.
+    var segment: Int?
     var sequence: Int
     var time: Double?
     var thread: String?
@@ -291,7 +483,32 @@ extension RecordedLine: Decodable where State: Decodable {}
 /// The input types a coding knows, by name.
 struct InputTypes: @unchecked Sendable {
     // Safe to share: immutable, and metatypes are never mutated.
+
+    /// The types by their qualified names, as written.
     let table: [String: any Codable.Type]
+    /// The qualified name of each type.
+    let names: [ObjectIdentifier: String]
+    /// The types by their own names, as recordings written before
+    /// qualified names carry them.
+    let ownNames: [String: [any Codable.Type]]
+
+    /// What a name read from a recording stands for.
+    enum Lookup {
+        case found(any Codable.Type)
+        case unknown
+        case ambiguous([String])
+    }
+
+    /// The type `name` stands for: the one with that qualified name, or
+    /// else the only one with that own name.
+    func type(named name: String) -> Lookup {
+        if let type = table[name] { return .found(type) }
+        guard let candidates = ownNames[name] else { return .unknown }
+        guard candidates.count == 1, let only = candidates.first else {
+            return .ambiguous(candidates.compactMap { names[ObjectIdentifier($0)] }.sorted())
+        }
+        return .found(only)
+    }
 }
 
 /// The name on a line of an exported log.
@@ -329,12 +546,19 @@ private struct TypedInput: Codable {
     init(from decoder: Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         type = try container.decode(String.self, forKey: .type)
-        guard let types = decoder.userInfo[Self.typesKey] as? InputTypes,
-            let known = types.table[type]
-        else {
+        let lookup = (decoder.userInfo[Self.typesKey] as? InputTypes)?.type(named: type) ?? .unknown
+        switch lookup {
+        case .found(let known):
+            value = try container.decode(known, forKey: .value)
+        case .unknown:
             throw DecodingError.dataCorruptedError(
                 forKey: .type, in: container, debugDescription: "the input type \(type) is not in the InputCoding")
+        case .ambiguous(let names):
+            throw DecodingError.dataCorruptedError(
+                forKey: .type, in: container,
+                debugDescription: "the input type \(type) is ambiguous in the InputCoding: "
+                    + names.joined(separator: " or ")
+                    + " (a recording from before input types were named with the types they are nested in)")
         }
-        value = try container.decode(known, forKey: .value)
     }
 }

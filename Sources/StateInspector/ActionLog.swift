@@ -38,6 +38,15 @@ import StateCore
 ///   earlier one's disposable then does nothing). A
 ///   log records one store at a time: attaching it to a second store while
 ///   the first exists is refused with a ``/StateCore/Diagnostic``.
+/// - Each attachment starts a *segment* (``segments``): the state of the
+///   store at that moment, then the entries recorded until it is detached.
+///   A log detached and attached again, or moved to another store, has
+///   missed what happened in between; its next segment starts from the
+///   state it finds, so each entry's ``Entry/previousState`` is the state
+///   its input was applied to, and an export replays segment by segment.
+///   Sequence numbers run on across segments. Attaching the log again to
+///   the store it is attached to misses nothing and continues the segment;
+///   a segment that ended with no entries gives way to the next.
 /// - Detaching a travelling log (or replacing it) moves the store back to
 ///   the present first.
 /// - Nothing is recorded, and nothing costs, when no log is attached: the
@@ -74,8 +83,15 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         public let previousState: State
         /// When the input was applied.
         public let time: Date
-        /// The thread that applied it: `"main"`, the thread's name, or
-        /// the thread's number.
+        /// The thread that applied it: `"main thread 4242"` for the
+        /// process's main thread, `"thread 4243"` for any other.
+        ///
+        /// The number is the system's id for the thread (on Linux the
+        /// kernel's thread id, as `ps -L` and `top -H` show it; on Darwin
+        /// `pthread_threadid_np`): the same in every entry of one thread,
+        /// and never shared by two live threads. It is not the thread's
+        /// name, which Linux cuts to 15 bytes (Dispatch's threads all read
+        /// as `oot.default-qos`).
         public let thread: String
 
         /// What the input changed, one line per changed part, each with its
@@ -84,6 +100,29 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         ///
         /// - Complexity: Proportional to the size of the states.
         public var changes: [String] { StateDiff.changes(from: previousState, to: state) }
+    }
+
+    /// One attachment's part of the log: the state the store had when the
+    /// log was attached, and the entries recorded until it was detached.
+    ///
+    /// Segments follow each other in the order attached, and their entries
+    /// in sequence; the first entry of a segment starts from the segment's
+    /// state. Between two segments the store may have applied inputs the
+    /// log did not see, or the log may have moved to another store.
+    public struct Segment {
+        /// The segment's place: 1 for the log's first attachment, counting
+        /// up with every attachment that started a segment.
+        public let number: Int
+        /// The sequence number just before the segment's first entry (the
+        /// one to ``travel(to:)`` for the segment's starting state, in the
+        /// first segment kept).
+        public let startSequence: Int
+        /// The state the segment starts from: the store's when attached, or
+        /// for the oldest segment kept after drops, the state before its
+        /// oldest entry kept.
+        public let startingState: State
+        /// The entries recorded in this segment and kept, oldest first.
+        public let entries: [Entry]
     }
 
     /// Why a travel could not be made.
@@ -136,13 +175,20 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         memory.value.entry(sequence)
     }
 
-    /// The entries and the state before them, read together.
-    var exportable: (entries: [Entry], start: (sequence: Int, state: State)?) {
-        memory.modify { ($0.entries, $0.start) }
-    }
+    /// The segments kept, oldest first: one per attachment, each with the
+    /// state it starts from and its entries.
+    ///
+    /// Empty for a log never attached; a segment with no entries only as
+    /// the last (attached, nothing recorded yet). For a receiver attached
+    /// before its first wave, the segment starts from the state of its
+    /// first entry, and is left out until it has one.
+    ///
+    /// - Complexity: O(*n*) in the entries kept.
+    public var segments: [Segment] { memory.value.segments }
 
-    /// The state before the oldest entry kept (the state when the log was
-    /// attached, if nothing was dropped); nil for a log never attached.
+    /// The state before the oldest entry kept: the state the oldest segment
+    /// kept starts from (the state when the log was first attached, if
+    /// nothing was dropped); nil for a log never attached.
     public var startingState: State? { memory.value.start?.state }
 
     /// How many entries were dropped to keep within ``capacity``.
@@ -265,7 +311,22 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         memory.modify { memory in
             memory.connection = connection
             memory.travel = nil
-            memory.lastState = state
+            memory.startSegment(at: state)
+        }
+    }
+
+    /// Whether ``restart(from:)`` can move the store: the log is attached
+    /// to a store with time travel.
+    package var canRestart: Bool { memory.value.connection?.moveTo != nil }
+
+    /// Moves the attached store to `state` as the start of a replayed
+    /// segment, in the store's order, and records a new segment from
+    /// there; does nothing unless ``canRestart``.
+    package func restart(from state: State) {
+        guard let connection = memory.value.connection, connection.moveTo != nil else { return }
+        connection.inOrder { [self] in
+            connection.move(state)
+            memory.modify { $0.startSegment(at: state) }
         }
     }
 
@@ -372,6 +433,9 @@ extension ActionLog {
         var rejectedCount = 0
         /// The store's state after the last entry (or when attached).
         var lastState: State?
+        /// Where each segment kept starts, oldest first; the first may
+        /// have lost entries to the capacity.
+        var segmentStarts: [SegmentStart] = []
         var connection: Connection?
         var travel: (position: Int, present: State)?
 
@@ -388,6 +452,63 @@ extension ActionLog {
             let offset = sequence - first.sequence
             guard offset < ring.count else { return nil }
             return ring[(oldest + offset) % ring.count]
+        }
+
+        /// Where a segment starts: its number, the sequence number its
+        /// first entry has or will have, and the store's state when it
+        /// began (nil for a receiver that had sent nothing).
+        struct SegmentStart {
+            let number: Int
+            let firstSequence: Int
+            let state: State?
+        }
+
+        /// Starts a segment from `state`, the store's state now.
+        ///
+        /// A last segment with no entries gives way (and its number), and
+        /// the segments whose entries were all dropped are forgotten.
+        /// Attaching is rare: the recording path pays nothing for this.
+        mutating func startSegment(at state: State?) {
+            var number = (segmentStarts.last?.number ?? 0) + 1
+            if let last = segmentStarts.last, last.firstSequence == nextSequence {
+                number = last.number
+                segmentStarts.removeLast()
+            }
+            segmentStarts.append(SegmentStart(number: number, firstSequence: nextSequence, state: state))
+            lastState = state
+            // A segment is gone when the next starts at or before the
+            // oldest entry kept: all its entries were dropped.
+            let oldestKept = ring.isEmpty ? nextSequence : ring[oldest].sequence
+            while segmentStarts.count > 1, segmentStarts[1].firstSequence <= oldestKept {
+                segmentStarts.removeFirst()
+            }
+        }
+
+        /// The number of the segment that holds the entry `sequence`.
+        func segmentNumber(holding sequence: Int) -> Int? {
+            (segmentStarts.last { $0.firstSequence <= sequence } ?? segmentStarts.first)?.number
+        }
+
+        var segments: [Segment] {
+            let entries = entries
+            var segments: [Segment] = []
+            for (index, start) in segmentStarts.enumerated() {
+                let end = index + 1 < segmentStarts.count ? segmentStarts[index + 1].firstSequence : nextSequence
+                let own = entries.filter { $0.sequence >= start.firstSequence && $0.sequence < end }
+                if let first = own.first {
+                    segments.append(
+                        Segment(
+                            number: start.number, startSequence: first.sequence - 1,
+                            startingState: first.previousState, entries: own))
+                } else if end == nextSequence, let state = start.state {
+                    // The last segment, nothing recorded in it yet.
+                    segments.append(
+                        Segment(
+                            number: start.number, startSequence: start.firstSequence - 1, startingState: state,
+                            entries: []))
+                }
+            }
+            return segments
         }
 
         mutating func append(_ input: Input, _ state: State, time: Date, thread: String) {
@@ -442,24 +563,46 @@ extension ActionLog {
         /// Continues from the state travelled to.
         mutating func resume() {
             guard let position = travel?.position else { return }
+            let baseline = segmentNumber(holding: entries.first?.sequence ?? nextSequence)
             let kept = entries.filter { $0.sequence <= position }
             lastState = entry(position)?.state ?? entries.first?.previousState ?? lastState
             ring = kept
             oldest = 0
             nextSequence = position + 1
             travel = nil
+            // The store goes on from the state after `position`, in the
+            // segment that holds it; the segments after it are gone.
+            if kept.isEmpty {
+                // Back at the state before the oldest entry kept: one
+                // segment, the one that held that entry, starting there.
+                segmentStarts =
+                    baseline.map { [SegmentStart(number: $0, firstSequence: nextSequence, state: lastState)] } ?? []
+            } else {
+                let holding = segmentStarts.lastIndex { $0.firstSequence <= position } ?? 0
+                segmentStarts.removeSubrange((holding + 1)...)
+            }
         }
     }
 }
 
+extension ActionLog.Entry: Sendable where Input: Sendable, State: Sendable {}
+
+extension ActionLog.Segment: Sendable where Input: Sendable, State: Sendable {}
+
 extension ActionLog: CustomStringConvertible {
-    /// The log as text: one line per entry, with what it changed.
+    /// The log as text: one line per entry, with what it changed; a line
+    /// marks where each segment after the first starts.
     public var description: String {
         var lines = ["ActionLog (\(entries.count) of at most \(capacity) entries, \(droppedCount) dropped)"]
-        for entry in entries {
-            let changes = entry.changes
-            lines.append("#\(entry.sequence) \(entry.input) [\(entry.thread)]")
-            lines += changes.isEmpty ? ["    (no change)"] : changes.map { "    " + $0 }
+        for (index, segment) in segments.enumerated() {
+            if index > 0 {
+                lines.append("-- segment \(segment.number): attached again; the store may have changed meanwhile")
+            }
+            for entry in segment.entries {
+                let changes = entry.changes
+                lines.append("#\(entry.sequence) \(entry.input) [\(entry.thread)]")
+                lines += changes.isEmpty ? ["    (no change)"] : changes.map { "    " + $0 }
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -10,13 +10,25 @@ import StateCore
 
 /// The calling thread as a log entry names it, read with pthread calls (the
 /// inspector links no `Foundation`, which alone has `Thread`).
+///
+/// Not by the thread's name: Linux keeps only 15 bytes of it (Dispatch's
+/// `com.apple.root.default-qos` threads all read as `oot.default-qos`, a
+/// longer name cannot be set at all, and a new thread starts with its
+/// creator's), so names neither tell threads apart nor say which is which.
 enum CurrentThread {
-    /// A readable name for the calling thread: `"main"`, the thread's name,
-    /// or its number; as it was when the thread first asked.
+    /// The calling thread: `"main thread 4242"` for the process's main
+    /// thread, `"thread 4243"` for any other.
+    ///
+    /// The number is the system's id for the thread: the kernel's thread id
+    /// on Linux (`gettid`, as `ps -L` and `top -H` show it, the process id
+    /// for the main thread), `pthread_threadid_np` on Darwin (as Instruments
+    /// and `lldb` show it). It is the same for every entry of one thread
+    /// and no two live threads share it; the system may give it to a new
+    /// thread after this one ends.
     ///
     /// Read once per thread and kept in the thread's own storage: a log
-    /// records many inputs on one thread, and reading the name costs system
-    /// calls and an allocation.
+    /// records many inputs on one thread, and reading the id costs a system
+    /// call and the text an allocation.
     static var name: String {
         if let stored = pthread_getspecific(key) {
             return Unmanaged<StoredName>.fromOpaque(stored).takeUnretainedValue().name
@@ -27,9 +39,7 @@ enum CurrentThread {
     }
 
     private static func readName() -> String {
-        if isMain { return "main" }
-        if let name = systemName, !name.isEmpty { return name }
-        return "thread \(currentThreadIdentity())"
+        isMain ? "main thread \(id)" : "thread \(id)"
     }
 
     /// A thread's name, in its own storage.
@@ -62,28 +72,28 @@ enum CurrentThread {
         #endif
     }
 
-    /// The name the system keeps for the calling thread, if it has one.
-    static var systemName: String? {
-        var buffer = [CChar](repeating: 0, count: 64)
+    /// The system's id for the calling thread; where it cannot be read
+    /// (a C library without `gettid`), the `pthread_t`, which is as stable
+    /// for the thread's life.
+    static var id: UInt64 {
         #if canImport(Darwin)
-            guard pthread_getname_np(pthread_self(), &buffer, buffer.count) == 0 else { return nil }
+            var id: UInt64 = 0
+            let read = pthread_threadid_np(nil, &id)
+            precondition(read == 0, "StateInspector could not read the thread's id: pthread_threadid_np (\(read)).")
+            return id
         #else
-            guard let getName = Linux.threadName, getName(pthread_self(), &buffer, buffer.count) == 0 else {
-                return nil
-            }
+            guard let threadID = Linux.threadID else { return UInt64(currentThreadIdentity()) }
+            return UInt64(clamping: threadID())
         #endif
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     #if !canImport(Darwin)
-        /// The C library's thread calls that its Swift module does not show
-        /// (they need `_GNU_SOURCE`), looked up once.
+        /// The C library's thread call that its Swift module does not show
+        /// (it needs `_GNU_SOURCE`), looked up once.
         private enum Linux {
             typealias ThreadID = @convention(c) () -> pid_t
-            typealias ThreadName = @convention(c) (pthread_t, UnsafeMutablePointer<CChar>, Int) -> Int32
 
             static let threadID: ThreadID? = symbol("gettid", as: ThreadID.self)
-            static let threadName: ThreadName? = symbol("pthread_getname_np", as: ThreadName.self)
 
             private static func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
                 // RTLD_DEFAULT: the symbols of everything the process has loaded.

@@ -17,7 +17,7 @@ struct ActionLogExportTests {
 
     // MARK: Export
 
-    @Test("export writes the starting state, then one line per entry; reading it back gives the steps")
+    @Test("export writes the segment with its starting state, then one line per entry; reading it back gives the steps")
     func exportFormat() throws {
         let store = makeStore()
         let log = Log()
@@ -28,7 +28,7 @@ struct ActionLogExportTests {
         let text = try log.exportJSONLines(inputs: coding)
         let lines = text.split(separator: "\n")
         #expect(lines.count == 5)
-        #expect(text.hasPrefix("{\"sequence\":0,\"state\":{\"items\":[]}}\n"))
+        #expect(text.hasPrefix("{\"segment\":1,\"sequence\":0,\"state\":{\"items\":[]}}\n"))
         #expect(text.hasSuffix("\n"))
         let entry = try #require(
             try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
@@ -82,7 +82,7 @@ struct ActionLogExportTests {
         let log = Log()
         store.attach(log)
         let text = try log.exportJSONLines(inputs: coding)
-        #expect(text == "{\"sequence\":0,\"state\":{\"items\":[\"seed\"]}}\n")
+        #expect(text == "{\"segment\":1,\"sequence\":0,\"state\":{\"items\":[\"seed\"]}}\n")
         let recording = try ActionRecording<any Action, Cart>(jsonLines: text, inputs: coding)
         #expect(recording.steps.isEmpty)
         #expect(recording.initialState.items == ["seed"])
@@ -126,6 +126,52 @@ struct ActionLogExportTests {
             try ActionRecording<any Action, Cart>(jsonLines: text, inputs: coding, name: "right")
         }
         #expect(misnamed?.description == "no recording named \"right\" found")
+    }
+
+    @Test(
+        "a recording reads back whatever its line endings: LF or CRLF, with a final newline or none",
+        arguments: LineEnding.allCases)
+    func lineEndings(_ ending: LineEnding) throws {
+        let store = makeStore()
+        let log = Log()
+        store.attach(log)
+        for name in ["tea", "jam"] { store.dispatch(AddItem(name: name)) }
+        let exported = try log.exportJSONLines(inputs: coding)
+        let text = ending.rewrite(exported)
+        let recording = try ActionRecording<any Action, Cart>(jsonLines: text, inputs: coding)
+        #expect(recording.initialState == Cart())
+        #expect(recording.steps.map(\.sequence) == [1, 2])
+        #expect(recording.steps.map(\.state) == log.entries.map(\.state))
+        try makeStore().replay(recording)
+    }
+
+    @Test("a bad line in a CRLF recording is named by its line number; blank lines count")
+    func lineNumbersWithCRLF() {
+        let text =
+            "{\"sequence\":0,\"state\":{\"items\":[]}}\r\n\r\n{\"sequence\":1,\"input\":{\"type\":\"Nope\",\"value\":{}},\"state\":{\"items\":[]}}\r\n"
+        let error = #expect(throws: ActionLogCodingError.self) {
+            try ActionRecording<any Action, Cart>(jsonLines: text, inputs: coding)
+        }
+        #expect(error?.description.hasPrefix("line 3:") == true, "\(String(describing: error))")
+    }
+
+    @Test("a recording written before segments (no segment numbers) reads back as one segment and replays")
+    func recordingFromBeforeSegments() throws {
+        let legacy = """
+            {"sequence":0,"state":{"items":["x"]}}
+            {"input":{"type":"AddItem","value":{"name":"tea"}},"sequence":1,"state":{"items":["x","tea"]},"thread":"main","time":1}
+            {"input":{"type":"Clear","value":{}},"sequence":2,"state":{"items":[]},"thread":"main","time":2}
+
+            """
+        let recording = try ActionRecording<any Action, Cart>(jsonLines: legacy, inputs: coding)
+        #expect(recording.segments.map(\.number) == [1])
+        #expect(recording.segments.first?.startSequence == 0)
+        #expect(recording.initialState.items == ["x"])
+        #expect(recording.steps.map(\.sequence) == [1, 2])
+        try makeStore(Cart(items: ["x"])).replay(recording)
+        #expect(throws: ReplayMismatch(sequence: 0, input: nil, differences: ["items[0]: missing (expected \"x\")"])) {
+            try makeStore().replay(recording)
+        }
     }
 
     @Test("two named logs share a file; each reads back its own lines")
@@ -191,6 +237,53 @@ struct ActionLogExportTests {
         #expect(recording.steps.map(\.input) == moves)
     }
 
+    // MARK: Input type names
+
+    @Test("nested input types named alike are written with their qualified names, and read back")
+    func nestedInputTypes() throws {
+        let coding = InputCoding<any Action>(Todos.Action.self, Filters.Action.self, Labelled<Todos.Action>.self)
+        let store = makeNestedStore()
+        let log = Log()
+        store.attach(log)
+        store.dispatch(Todos.Action.add("tea"))
+        store.dispatch(Filters.Action.clear)
+        store.dispatch(Labelled(label: "again", payload: Todos.Action.add("jam")))
+        let text = try log.exportJSONLines(inputs: coding)
+        let types = try text.split(separator: "\n").dropFirst().map { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            return (object?["input"] as? [String: Any])?["type"] as? String
+        }
+        #expect(types == ["Todos.Action", "Filters.Action", "Labelled<Todos.Action>"])
+        let recording = try ActionRecording<any Action, Cart>(jsonLines: text, inputs: coding)
+        #expect(recording.steps.map { "\(type(of: $0.input))" } == ["Action", "Action", "Labelled<Action>"])
+        #expect(recording.steps.map(\.state.items) == [["tea"], [], ["jam"]])
+        try makeNestedStore().replay(recording)
+    }
+
+    @Test("a recording written with the short type names of before still reads back, when they are unambiguous")
+    func shortTypeNames() throws {
+        let legacy = """
+            {"sequence":0,"state":{"items":[]}}
+            {"input":{"type":"Action","value":{"add":{"_0":"tea"}}},"sequence":1,"state":{"items":["tea"]}}
+            {"input":{"type":"AddItem","value":{"name":"jam"}},"sequence":2,"state":{"items":["tea","jam"]}}
+
+            """
+        let coding = InputCoding<any Action>(Todos.Action.self, AddItem.self)
+        let recording = try ActionRecording<any Action, Cart>(jsonLines: legacy, inputs: coding)
+        #expect(recording.steps.map { "\($0.input)" } == ["add(\"tea\")", "AddItem(name: \"jam\")"])
+        try makeNestedStore().replay(recording)
+
+        let both = InputCoding<any Action>(Todos.Action.self, Filters.Action.self, AddItem.self)
+        let ambiguous = #expect(throws: ActionLogCodingError.self) {
+            try ActionRecording<any Action, Cart>(jsonLines: legacy, inputs: both)
+        }
+        #expect(ambiguous?.description.hasPrefix("line 2: ") == true, "\(String(describing: ambiguous))")
+        #expect(
+            ambiguous?.description.contains(
+                "the input type Action is ambiguous in the InputCoding: Filters.Action or Todos.Action") == true,
+            "\(String(describing: ambiguous))")
+    }
+
     // MARK: Replay
 
     @Test("a replay whose store applies fewer inputs than recorded fails at the first one missing")
@@ -227,6 +320,64 @@ struct ActionLogExportTests {
                 the replay differs from the recording before the first input:
                   items[0]: unexpected "x"
                 """)
+    }
+}
+
+// MARK: Nested input types
+
+/// A to-do list's actions: one of two nested types named `Action`.
+enum Todos {
+    enum Action: DucksStyle.Action, Codable {
+        case add(String)
+    }
+}
+
+/// A filter's actions: the other nested type named `Action`.
+enum Filters {
+    enum Action: DucksStyle.Action, Codable {
+        case clear
+    }
+}
+
+/// A generic input: a payload action with a label.
+struct Labelled<Payload: DucksStyle.Action & Codable>: DucksStyle.Action, Codable {
+    let label: String
+    let payload: Payload
+}
+
+/// Adds what `Todos.Action.add` names, clears on `Filters.Action.clear`,
+/// applies a labelled payload as the payload; `AddItem` adds too.
+struct NestedReducer: Reducer {
+    func reduce(_ state: Cart, action: Action) -> Cart {
+        var state = state
+        switch action {
+        case Todos.Action.add(let name) as Todos.Action: state.items.append(name)
+        case let add as AddItem: state.items.append(add.name)
+        case is Filters.Action: state.items = []
+        case let labelled as Labelled<Todos.Action>: return reduce(state, action: labelled.payload)
+        default: break
+        }
+        return state
+    }
+}
+
+/// A cart store that reduces the nested input types.
+func makeNestedStore() -> Store<Cart> {
+    Store(reducer: NestedReducer(), state: Cart(), middlewares: [])
+}
+
+/// How a test rewrites the line endings of an export.
+enum LineEnding: String, CaseIterable, Sendable {
+    case lf, lfNoFinalNewline, crlf, crlfNoFinalNewline
+
+    func rewrite(_ exported: String) -> String {
+        let lines = exported.split(separator: "\n").map(String.init)
+        switch self {
+        case .lf: return lines.map { $0 + "\n" }.joined()
+        case .lfNoFinalNewline: return lines.joined(separator: "\n")
+        case .crlf: return lines.map { $0 + "\r\n" }.joined()
+        case .crlfNoFinalNewline: return lines.joined(separator: "\r\n")
+        }
     }
 }
 

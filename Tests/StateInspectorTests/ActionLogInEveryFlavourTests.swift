@@ -397,6 +397,45 @@ struct ActionLogInEveryFlavourTests {
     }
 
     @Test(
+        "detached and attached again: a second segment, from the state then; the export marks both and replays",
+        arguments: SourceFlavour.all)
+    func segments(_ flavour: SourceFlavour) throws {
+        func check<S: LoggedSource>(_: S.Type) throws {
+            let source = S()
+            let log = S.Log()
+            let first = source.attach(log)
+            for name in ["a", "b"] { source.send(name) }
+            first.dispose()
+            source.send("unrecorded")
+            let second = source.attach(log)
+            defer { second.dispose() }
+            source.send("c")
+            let segments = log.segments
+            #expect(segments.map(\.number) == [1, 2])
+            #expect(segments.map(\.startSequence) == [0, 2])
+            #expect(segments.map { S.names($0.entries) } == [["a", "b"], ["c"]])
+            let last = try #require(log.entries.last)
+            // A source with no state of its own (a receiver) starts a
+            // segment from its first entry's state.
+            let attachedAgain = S.snapshot(after: []) == nil ? last.state : S.snapshot(after: ["a", "b", "unrecorded"])
+            #expect(segments.last?.startingState == attachedAgain)
+            #expect(last.previousState == attachedAgain)
+            expectChain(segments[0].entries)
+
+            let text = try log.exportJSONLines(inputs: S.coding, name: "log")
+            let starts = text.split(separator: "\n").filter { !$0.contains("\"input\"") }
+            #expect(starts.count == 2)
+            #expect(starts.first?.contains("\"segment\":1,\"sequence\":0,") == true, "\(starts)")
+            #expect(starts.last?.contains("\"segment\":2,\"sequence\":2,") == true, "\(starts)")
+            let recording = try ActionRecording<S.Input, S.Snapshot>(jsonLines: text, inputs: S.coding, name: "log")
+            #expect(recording.segments.map { $0.steps.map(\.sequence) } == [[1, 2], [3]])
+            #expect(recording.segments.map(\.initialState) == segments.map(\.startingState))
+            try S().replay(recording)
+        }
+        try check(flavour.source)
+    }
+
+    @Test(
         "export while threads record: every export reads back, its starting state and steps as delivered",
         arguments: SourceFlavour.all)
     func exportUnderLoad(_ flavour: SourceFlavour) throws {

@@ -84,6 +84,123 @@ struct ActionLogTests {
                 """)
     }
 
+    @Test("the description marks where a segment after the first starts")
+    func descriptionOfSegments() {
+        let store = makeStore()
+        let log = Log()
+        let first = store.attach(log)
+        store.dispatch(AddItem(name: "tea"))
+        first.dispose()
+        store.dispatch(AddItem(name: "jam"))
+        store.attach(log)
+        store.dispatch(Clear())
+        let threads = log.entries.map(\.thread)
+        #expect(
+            "\(log)" == """
+                ActionLog (2 of at most 1000 entries, 0 dropped)
+                #1 AddItem(name: "tea") [\(threads[0])]
+                    items[0]: added "tea"
+                -- segment 2: attached again; the store may have changed meanwhile
+                #2 Clear() [\(threads[1])]
+                    items[0]: removed "tea"
+                    items[1]: removed "jam"
+                """)
+    }
+
+    // MARK: Segments
+
+    @Test("attaching again to the store attached to continues the segment; a segment with no entries gives way")
+    func segmentPerAttachment() {
+        let store = makeStore()
+        let log = Log()
+        #expect(log.segments.isEmpty, "never attached")
+        store.attach(log)
+        store.dispatch(AddItem(name: "a"))
+        store.attach(log)
+        store.dispatch(AddItem(name: "b"))
+        #expect(log.segments.map(\.number) == [1], "attached all along: nothing missed")
+        #expect(log.segments.first?.entries.map(\.sequence) == [1, 2])
+
+        log.detach()
+        store.attach(log)
+        log.detach()
+        store.dispatch(AddItem(name: "x"))
+        store.attach(log)
+        #expect(log.segments.map(\.number) == [1, 2], "the empty segment gave way, and its number")
+        #expect(log.segments.last?.startSequence == 2)
+        #expect(log.segments.last?.startingState.items == ["a", "b", "x"])
+        #expect(log.segments.last?.entries.isEmpty == true)
+        #expect(log.startingState == Cart(), "the oldest segment's")
+        store.dispatch(AddItem(name: "y"))
+        #expect(log.segments.last?.entries.map(\.sequence) == [3])
+        #expect(log.entries.last?.changes == ["items[3]: added \"y\""])
+    }
+
+    @Test("beyond the capacity, the oldest segments go with their entries")
+    func segmentsDropped() throws {
+        let store = makeStore()
+        let log = Log(capacity: 2)
+        let first = store.attach(log)
+        store.dispatch(AddItem(name: "a"))
+        first.dispose()
+        store.dispatch(AddItem(name: "b"))
+        store.attach(log)
+        for name in ["c", "d"] { store.dispatch(AddItem(name: name)) }
+        #expect(log.entries.map(\.sequence) == [2, 3])
+        #expect(log.segments.map(\.number) == [2])
+        #expect(log.segments.first?.startSequence == 1)
+        #expect(log.segments.first?.startingState.items == ["a", "b"])
+        #expect(log.startingState?.items == ["a", "b"])
+        let coding = InputCoding<any Action>(AddItem.self)
+        let recording = try ActionRecording<any Action, Cart>(
+            jsonLines: try log.exportJSONLines(inputs: coding), inputs: coding)
+        #expect(recording.segments.map(\.number) == [2])
+        try makeStore(Cart(items: ["a", "b"])).replay(recording)
+
+        // A segment that lost only some of its entries stays, also when
+        // another attachment starts.
+        let other = makeStore()
+        let partly = Log(capacity: 2)
+        let attachment = other.attach(partly)
+        for name in ["a", "b", "c"] { other.dispatch(AddItem(name: name)) }
+        attachment.dispose()
+        other.attach(partly)
+        other.dispatch(AddItem(name: "d"))
+        #expect(partly.segments.map(\.number) == [1, 2])
+        #expect(partly.segments.map { $0.entries.map(\.sequence) } == [[3], [4]])
+        #expect(partly.segments.map(\.startingState.items) == [["a", "b"], ["a", "b", "c"]])
+    }
+
+    @Test("resume drops the segments after the entry travelled to; recording goes on in the segment that holds it")
+    func resumeAcrossSegments() throws {
+        let store = makeStore()
+        let log = Log()
+        let first = store.attach(log)
+        store.dispatch(AddItem(name: "a"))
+        first.dispose()
+        store.dispatch(AddItem(name: "b"))
+        store.attach(log)
+        store.dispatch(AddItem(name: "c"))
+        #expect(log.segments.map(\.number) == [1, 2])
+        try log.travel(to: 1)
+        log.resume()
+        #expect(store.currentState.items == ["a"])
+        #expect(log.segments.map(\.number) == [1])
+        store.dispatch(AddItem(name: "d"))
+        #expect(log.segments.first?.entries.map(\.sequence) == [1, 2])
+        #expect(log.entries.last?.previousState.items == ["a"])
+        let coding = InputCoding<any Action>(AddItem.self)
+        let recording = try ActionRecording<any Action, Cart>(
+            jsonLines: try log.exportJSONLines(inputs: coding), inputs: coding)
+        try makeStore().replay(recording)
+
+        try log.travel(to: 0)
+        log.resume()
+        #expect(log.segments.map(\.number) == [1])
+        #expect(log.segments.first?.startingState == Cart())
+        #expect(log.segments.first?.entries.isEmpty == true)
+    }
+
     // MARK: Capacity and numbering
 
     @Test("the oldest entries are dropped beyond the capacity; numbering goes on")

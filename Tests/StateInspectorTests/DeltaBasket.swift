@@ -92,6 +92,6 @@ struct DeltaBasket: LoggedStore, StoreType {
     }
 
     func replay(_ recording: ActionRecording<any ActionType<Shelf>, Basket>) throws(ReplayMismatch) {
-        try replay(recording, snapshot: Basket.init)
+        try replay(recording, snapshot: Basket.init, restore: Basket.restore)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import StateCore
 import StateInspector
 import TestSupport
@@ -158,6 +159,107 @@ struct TimeTravelInEveryStoreTests {
             #expect(elsewhere.items == ["x"], "a replay from another starting state applies nothing")
         }
         try check(flavour.store)
+    }
+
+    // MARK: Segments
+
+    @Test(
+        "detach, send, attach again: the recording replays, restarting from the state when attached again",
+        arguments: StoreFlavour.all)
+    func replayAcrossAGap(_ flavour: StoreFlavour) throws {
+        func check<S: LoggedStore>(_: S.Type) throws {
+            let store = S()
+            let log = S.Log()
+            let first = store.attach(log)
+            for name in ["a", "b"] { store.send(name) }
+            first.dispose()
+            store.send("unrecorded")
+            store.attach(log)
+            store.send("c")
+            #expect(log.entries.map(\.sequence) == [1, 2, 3])
+            #expect(log.entries.last?.previousState == S.snapshot(["a", "b", "unrecorded"]))
+            #expect(log.segments.map(\.number) == [1, 2])
+            #expect(log.segments.map(\.startSequence) == [0, 2])
+            #expect(log.segments.map(\.startingState) == [S.snapshot([]), S.snapshot(["a", "b", "unrecorded"])])
+            #expect(log.segments.map { $0.entries.map(\.sequence) } == [[1, 2], [3]])
+            let recording = try ActionRecording<S.Input, S.Snapshot>(
+                jsonLines: try log.exportJSONLines(inputs: S.coding), inputs: S.coding)
+            #expect(recording.segments.map(\.number) == [1, 2])
+            #expect(recording.segments.map(\.startSequence) == [0, 2])
+            #expect(recording.segments.map(\.initialState) == log.segments.map(\.startingState))
+            #expect(recording.segments.map { $0.steps.map(\.sequence) } == [[1, 2], [3]])
+            let fresh = S()
+            try fresh.replay(recording)
+            #expect(fresh.items == ["a", "b", "unrecorded", "c"], "restarted, the store ends where the recording did")
+
+            // Restarting does not stop the checks: a state changed in the
+            // second segment is caught there.
+            let text = try log.exportJSONLines(inputs: S.coding)
+            let tampered = text.replacingOccurrences(of: "\"unrecorded\",\"c\"]", with: "\"unrecorded\",\"C\"]")
+            #expect(tampered != text)
+            let changed = try ActionRecording<S.Input, S.Snapshot>(jsonLines: tampered, inputs: S.coding)
+            #expect(
+                throws: ReplayMismatch(
+                    sequence: 3, input: S.described("c"), differences: ["items[3]: expected \"C\", actual \"c\""])
+            ) {
+                try S().replay(changed)
+            }
+        }
+        try check(flavour.store)
+    }
+
+    @Test(
+        "a log moved to a second store: the recording replays each store's part from that store's state",
+        arguments: StoreFlavour.all)
+    func replayAcrossStores(_ flavour: StoreFlavour) throws {
+        func check<S: LoggedStore>(_: S.Type) throws {
+            let log = S.Log()
+            let left = S()
+            let attachment = left.attach(log)
+            left.send("a")
+            attachment.dispose()
+            let right = S(items: ["x", "y"], changed: false)
+            right.attach(log)
+            right.send("z")
+            #expect(log.entries.map(\.state) == [S.snapshot(["a"]), S.snapshot(["x", "y", "z"])])
+            let recording = try ActionRecording<S.Input, S.Snapshot>(
+                jsonLines: try log.exportJSONLines(inputs: S.coding), inputs: S.coding)
+            let fresh = S()
+            try fresh.replay(recording)
+            #expect(fresh.items == ["x", "y", "z"])
+        }
+        try check(flavour.store)
+    }
+
+    @Test("a Delta store replayed without restore cannot restart a later segment: the replay says so, changing nothing")
+    func segmentsWithoutRestore() throws {
+        let store = DeltaBasket()
+        let log = DeltaBasket.Log()
+        let first = store.attach(log)
+        store.send("a")
+        first.dispose()
+        store.send("b")
+        let second = store.attach(log)
+        defer { second.dispose() }
+        store.send("c")
+        let recording = try ActionRecording<DeltaBasket.Input, DeltaBasket.Snapshot>(
+            jsonLines: try log.exportJSONLines(inputs: DeltaBasket.coding), inputs: DeltaBasket.coding)
+        let fresh = DeltaBasket()
+        let mismatch = #expect(throws: ReplayMismatch.self) {
+            try fresh.replay(recording, snapshot: DeltaBasket.Basket.init)
+        }
+        #expect(mismatch?.segment == 2)
+        #expect(mismatch?.sequence == 1)
+        #expect(mismatch?.input == nil)
+        #expect(mismatch?.differences.last == "items[1]: missing (expected \"b\")")
+        #expect(
+            mismatch?.description.hasPrefix(
+                "the replay differs from the recording at the start of segment 2 (after entry 1):\n  segment 2 starts "
+                    + "from another state than segment 1 ended with, and the store cannot be moved to it") == true,
+            "\(String(describing: mismatch))")
+        #expect(fresh.items == [], "nothing was applied")
+        try fresh.replay(recording, snapshot: DeltaBasket.Basket.init, restore: DeltaBasket.Basket.restore)
+        #expect(fresh.items == ["a", "b", "c"])
     }
 
     // MARK: Inside the store's work

@@ -89,6 +89,15 @@ struct SessionRecordingTests {
         let file = folder.appendingPathComponent("session.jsonl").path
         let recorded = try runProduct("state-tour", ["--record", file])
         #expect(recorded.status == 0)
+        // The tour records on the process's main thread (no test runs on
+        // it): every entry says so, with the thread's id.
+        let threads = try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").compactMap { line in
+            (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["thread"] as? String
+        }
+        #expect(threads.count == 4 * 104)
+        #expect(Set(threads).count == 1, "one thread: \(Set(threads))")
+        let id = threads.first.flatMap { $0.hasPrefix("main thread ") ? Int($0.dropFirst("main thread ".count)) : nil }
+        #expect(id != nil, "the main thread, with its id: \(String(describing: threads.first))")
         let replayed = try runProduct("state-tour", ["--replay", file])
         #expect(replayed.status == 0)
         #expect(replayed.output.components(separatedBy: "every state as recorded").count == 5)
