@@ -37,7 +37,15 @@ import StateInspector
 ///   the delivery order, so concurrent dispatches lose nothing; `reduce` may
 ///   read ``value``.
 ///
-/// Callbacks are plain closures, called on the thread that set the value.
+/// Callbacks are plain closures, called on the thread that set the value
+/// (or dispatched), never moved to the main queue. Swift 6 does not flag a
+/// callback written in main-actor code that touches main-actor state: it
+/// takes the closure to be main-actor isolated, yet it runs on the setting
+/// thread. For UI, hop inside the callback
+/// (`DispatchQueue.main.async { … }`, which Swift 6 checks as main-actor
+/// code) or use ``observed(on:)``, whose updates are applied on the main
+/// queue.
+///
 /// A disposed subscription releases its callback and does not keep the
 /// property alive; a property holds no reference to its subscribers' owners
 /// beyond their callbacks.
@@ -89,6 +97,12 @@ public final class ObservableProperty<ValueType> {
     /// store.state.value.userId.subscribe { newId in print("new id: \(String(describing: newId))") }
     ///     .disposed(by: bag)
     /// ```
+    ///
+    /// The callback runs on the thread that sets the value or dispatches,
+    /// whichever thread subscribed; Swift 6 does not flag a callback written
+    /// in main-actor code, so to touch main-actor state, hop to the main
+    /// queue inside it (`DispatchQueue.main.async { … }`) or use
+    /// ``observed(on:)`` instead.
     ///
     /// - Parameter callback: Called with every value set from now on, on the
     ///   setting thread.

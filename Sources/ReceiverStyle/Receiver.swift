@@ -39,7 +39,13 @@ import StateInspector
 ///   no duplicate, even while other threads broadcast.
 ///
 /// Handlers are called on the broadcasting thread; they are plain closures
-/// and may be called on any thread that broadcasts.
+/// and may be called on any thread that broadcasts, never moved to the main
+/// queue. Swift 6 does not flag a handler written in main-actor code that
+/// touches main-actor state: it takes the closure to be main-actor isolated,
+/// yet it runs on the broadcasting thread. For UI, hop inside the handler
+/// (`DispatchQueue.main.async { … }`, which Swift 6 checks as main-actor
+/// code) or use ``observed(initial:on:)``, whose updates are applied on the
+/// main queue.
 ///
 /// ## Memory
 ///
@@ -111,6 +117,12 @@ public final class Receiver<Wave> {
     /// once, through its replay, which is read when the listener joins the
     /// delivery order (after the waves already queued), so it misses
     /// nothing, also on an operator's receiver.
+    ///
+    /// The handler runs on the thread that broadcasts, whichever thread
+    /// listened; Swift 6 does not flag a handler written in main-actor code,
+    /// so to touch main-actor state, hop to the main queue inside it
+    /// (`DispatchQueue.main.async { … }`) or use ``observed(initial:on:)``
+    /// instead.
     ///
     /// - Parameter handle: Called with each wave, on the broadcasting thread.
     /// - Returns: A disposable that removes the listener. Disposing it
