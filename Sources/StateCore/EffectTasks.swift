@@ -115,6 +115,9 @@ package final class EffectTracker: Sendable {
         var nextSleeper = 0
         var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
         var nextWaiter = 0
+        /// Whether an advance is running, and the ones waiting their turn.
+        var turnTaken = false
+        var turnWaiters: [CheckedContinuation<Void, Never>] = []
 
         var isSettled: Bool { effects.values.allSatisfy(\.isAsleep) }
 
@@ -200,6 +203,32 @@ package final class EffectTracker: Sendable {
     /// where each started.
     package var busy: [String] {
         state.value.effects.sorted { $0.key < $1.key }.filter { !$0.value.isAsleep }.map(\.value.origin)
+    }
+
+    /// Runs `body` when no other call of this method is running `body`:
+    /// the advances of the clocks on one scheduler take turns.
+    package func takeTurn<Result: Sendable>(_ body: () async -> Result) async -> Result {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let goNow = state.modify { state -> Bool in
+                guard state.turnTaken else {
+                    state.turnTaken = true
+                    return true
+                }
+                state.turnWaiters.append(continuation)
+                return false
+            }
+            if goNow { continuation.resume() }
+        }
+        let result = await body()
+        let next = state.modify { state -> CheckedContinuation<Void, Never>? in
+            guard !state.turnWaiters.isEmpty else {
+                state.turnTaken = false
+                return nil
+            }
+            return state.turnWaiters.removeFirst()
+        }
+        next?.resume()
+        return result
     }
 
     /// Waits until every effect alive is suspended on a test clock or has

@@ -32,6 +32,14 @@
 ///   throws `CancellationError`, as `Task.sleep` does.
 /// - A task not started through ``effects`` may sleep on the clock too: it
 ///   wakes when due, but the clock does not wait for it to settle.
+/// - Advances from two tasks at once take turns (on one scheduler, every
+///   clock's): two advances by a second each move the clock two seconds.
+/// - An effect counts as asleep while any of its tasks sleeps on the clock:
+///   when one of an effect's child tasks (`async let`) wakes while another
+///   still sleeps, the clock does not wait for the woken one. For exact
+///   timing of concurrent sleeps, start each as an effect of its own.
+/// - ``run()`` goes on as long as something is due: an effect that sleeps
+///   in a loop for ever makes it run for ever; use ``advance(by:)``.
 public final class TestClock: Clock, Sendable {
     /// A point in the virtual time of a ``TestClock``.
     public struct Instant: InstantProtocol, Sendable {
@@ -142,7 +150,7 @@ public final class TestClock: Clock, Sendable {
             duration >= .zero,
             "TestClock.advance(by:) needs a duration of zero or more; got \(duration). Virtual time never runs backwards."
         )
-        return await advance(to: scheduler.now + duration)
+        return await advance(by: Optional(duration))
     }
 
     /// Runs every sleeper and every piece of the scheduler's work, however
@@ -152,17 +160,22 @@ public final class TestClock: Clock, Sendable {
     ///   settle ran out: empty when all went well.
     @discardableResult
     public func run() async -> [String] {
-        await advance(to: nil)
+        await advance(by: nil)
     }
 
-    private func advance(to target: Duration?) async -> [String] {
-        while true {
-            let busy = await effects.tracker.settle(timeout: settleTimeout)
-            guard busy.isEmpty else { return busy }
-            guard scheduler.runNext(dueBy: target) else { break }
+    private func advance(by duration: Duration?) async -> [String] {
+        // Advances on one scheduler take turns, each from where the last
+        // ended: two at once add up, as two in a row do.
+        await effects.tracker.takeTurn {
+            let target = duration.map { scheduler.now + $0 }
+            while true {
+                let busy = await effects.tracker.settle(timeout: settleTimeout)
+                guard busy.isEmpty else { return busy }
+                guard scheduler.runNext(dueBy: target) else { break }
+            }
+            if let target { scheduler.moveClock(to: target) }
+            return []
         }
-        if let target, target > scheduler.now { scheduler.advance(by: target - scheduler.now) }
-        return []
     }
 }
 

@@ -107,6 +107,12 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             .map { (id: $0.id, due: $0.due) }
     }
 
+    /// Moves the clock to `target` if it is later, in one step (a clock
+    /// read and set by two threads at once never runs backwards).
+    package func moveClock(to target: Duration) {
+        state.modify { $0.now = max($0.now, target) }
+    }
+
     /// Runs the earliest piece of work due by `limit` (any, when nil),
     /// moving the clock to its due time.
     ///

