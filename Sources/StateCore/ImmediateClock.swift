@@ -13,39 +13,8 @@
 ///
 /// A cancelled sleep throws `CancellationError`, as `Task.sleep` does.
 public final class ImmediateClock: Clock, Sendable {
-    /// A point in an ``ImmediateClock``'s time.
-    public struct Instant: InstantProtocol, Sendable {
-        /// The time since the clock was created.
-        public let offset: Duration
-
-        /// Creates an instant.
-        ///
-        /// - Parameter offset: The time since the clock was created.
-        public init(offset: Duration) {
-            self.offset = offset
-        }
-
-        /// The instant `duration` later.
-        ///
-        /// - Parameter duration: How much later.
-        /// - Returns: The instant.
-        public func advanced(by duration: Duration) -> Instant {
-            Instant(offset: offset + duration)
-        }
-
-        /// The time from this instant to `other`.
-        ///
-        /// - Parameter other: The other instant.
-        /// - Returns: How long from this one to `other`.
-        public func duration(to other: Instant) -> Duration {
-            other.offset - offset
-        }
-
-        /// Whether `lhs` comes before `rhs`.
-        public static func < (lhs: Instant, rhs: Instant) -> Bool {
-            lhs.offset < rhs.offset
-        }
-    }
+    /// A point in the clock's time.
+    public typealias Instant = VirtualInstant
 
     private let time = LockedValue(Duration.zero)
 

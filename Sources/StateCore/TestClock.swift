@@ -41,40 +41,8 @@
 /// - ``run()`` goes on as long as something is due: an effect that sleeps
 ///   in a loop for ever makes it run for ever; use ``advance(by:)``.
 public final class TestClock: Clock, Sendable {
-    /// A point in the virtual time of a ``TestClock``.
-    public struct Instant: InstantProtocol, Sendable {
-        /// The virtual time since the clock's scheduler was created.
-        public let offset: Duration
-
-        /// Creates an instant.
-        ///
-        /// - Parameter offset: The virtual time since the scheduler was
-        ///   created.
-        public init(offset: Duration) {
-            self.offset = offset
-        }
-
-        /// The instant `duration` later.
-        ///
-        /// - Parameter duration: How much later.
-        /// - Returns: The instant.
-        public func advanced(by duration: Duration) -> Instant {
-            Instant(offset: offset + duration)
-        }
-
-        /// The time from this instant to `other`.
-        ///
-        /// - Parameter other: The other instant.
-        /// - Returns: How long from this one to `other`.
-        public func duration(to other: Instant) -> Duration {
-            other.offset - offset
-        }
-
-        /// Whether `lhs` comes before `rhs`.
-        public static func < (lhs: Instant, rhs: Instant) -> Bool {
-            lhs.offset < rhs.offset
-        }
-    }
+    /// A point in the clock's virtual time.
+    public typealias Instant = VirtualInstant
 
     /// The scheduler whose virtual time this clock reads and moves.
     public let scheduler: TestScheduler
@@ -222,5 +190,40 @@ private final class Sleep: Sendable {
         guard let (continuation, cancelWake) = taken else { return }
         if case .failure = result { cancelWake?() }
         continuation.resume(with: result)
+    }
+}
+
+/// A point in the time of a ``TestClock`` or an ``ImmediateClock``: the time
+/// since the clock (or its scheduler) was created.
+public struct VirtualInstant: InstantProtocol, Sendable {
+    /// The time since the clock's start.
+    public let offset: Duration
+
+    /// Creates an instant.
+    ///
+    /// - Parameter offset: The time since the clock's start.
+    public init(offset: Duration) {
+        self.offset = offset
+    }
+
+    /// The instant `duration` later.
+    ///
+    /// - Parameter duration: How much later.
+    /// - Returns: The instant.
+    public func advanced(by duration: Duration) -> VirtualInstant {
+        VirtualInstant(offset: offset + duration)
+    }
+
+    /// The time from this instant to `other`.
+    ///
+    /// - Parameter other: The other instant.
+    /// - Returns: How long from this one to `other`.
+    public func duration(to other: VirtualInstant) -> Duration {
+        other.offset - offset
+    }
+
+    /// Whether `lhs` comes before `rhs`.
+    public static func < (lhs: VirtualInstant, rhs: VirtualInstant) -> Bool {
+        lhs.offset < rhs.offset
     }
 }

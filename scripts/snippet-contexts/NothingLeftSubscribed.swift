@@ -4,18 +4,20 @@ import ReceiverStyle
 import StateTesting
 
 /// The app's long-lived store, as a screen is given it.
-func AppStore() -> Receiver<Int> { Receiver<Int>.make().1 }
+final class AppStore {
+    let (transmitter, receiver) = Receiver<Int>.make()
+}
 
 final class ProfileScreen {
-    let store: Receiver<Int>
+    let store: AppStore
     var subscription: Disposable?
 
-    init(store: Receiver<Int>) {
+    init(store: AppStore) {
         self.store = store
     }
 
     func appear() {
-        subscription = store.listen(to: { _ in })
+        subscription = store.receiver.listen(to: { _ in })
     }
 
     func disappear() {
