@@ -11,67 +11,71 @@ struct ObservedValuesCancellationTests {
         arguments: [false, true]
     )
     func noValueAfterCancellation(replaying: Bool) async {
-        let registry = ObserverRegistry<Int>()
-        let received = Recorder<Int>()
-        let subscribed = DispatchSemaphore(value: 0)
-        let inBody = DispatchSemaphore(value: 0)
-        let resume = DispatchSemaphore(value: 0)
-        let task = Task(executorPreference: DispatchExecutor.shared) {
-            let values = ObservedValues<Int> { sink in
-                defer { subscribed.signal() }
-                if replaying {
-                    return registry.add(replaying: { [0] }) { sink.yield($0) }
+        await withTaskExecutorPreference(DispatchExecutor.shared) {
+            let registry = ObserverRegistry<Int>()
+            let received = Recorder<Int>()
+            let subscribed = DispatchSemaphore(value: 0)
+            let inBody = DispatchSemaphore(value: 0)
+            let resume = DispatchSemaphore(value: 0)
+            let task = Task(executorPreference: DispatchExecutor.shared) {
+                let values = ObservedValues<Int> { sink in
+                    defer { subscribed.signal() }
+                    if replaying {
+                        return registry.add(replaying: { [0] }) { sink.yield($0) }
+                    }
+                    return registry.add { sink.yield($0) }
                 }
-                return registry.add { sink.yield($0) }
-            }
-            for await value in values {
-                received.append(value)
-                if value == 1 {
-                    inBody.signal()
-                    _ = await waitIgnoringCancellation(for: resume)
+                for await value in values {
+                    received.append(value)
+                    if value == 1 {
+                        inBody.signal()
+                        #expect(await waitIgnoringCancellation(for: resume), "the test never resumed the loop")
+                    }
                 }
             }
+            #expect(await waitIgnoringCancellation(for: subscribed), "the loop never subscribed")
+            registry.send(1)
+            #expect(await waitIgnoringCancellation(for: inBody), "the loop body never got 1")
+            task.cancel()
+            registry.send(2)
+            registry.send(3)
+            resume.signal()
+            await task.value
+            #expect(received.values == (replaying ? [0, 1] : [1]), "values sent after cancellation reached the body")
+            #expect(registry.count == 0, "the loop ended but its subscription is still registered")
         }
-        #expect(await waitIgnoringCancellation(for: subscribed), "the loop never subscribed")
-        registry.send(1)
-        #expect(await waitIgnoringCancellation(for: inBody), "the loop body never got 1")
-        task.cancel()
-        registry.send(2)
-        registry.send(3)
-        resume.signal()
-        await task.value
-        #expect(received.values == (replaying ? [0, 1] : [1]), "values sent after cancellation reached the body")
-        #expect(registry.count == 0, "the loop ended but its subscription is still registered")
     }
 
     @Test("after cancellation, the next next() returns nil and has disposed the subscription")
     func nextAfterCancellationEndsAndDisposes() async {
-        let registry = ObserverRegistry<Int>()
-        let inBody = DispatchSemaphore(value: 0)
-        let resume = DispatchSemaphore(value: 0)
-        let task = Task(executorPreference: DispatchExecutor.shared) {
-            () -> (first: Int?, second: Int?, countAfterSecond: Int) in
-            let values = ObservedValues<Int> { sink in registry.add { sink.yield($0) } }
-            var iterator = values.makeAsyncIterator()
-            inBody.signal()
-            let first = await iterator.next()
-            inBody.signal()
-            _ = await waitIgnoringCancellation(for: resume)
-            let second = await iterator.next()
-            let countAfterSecond = registry.count
-            withExtendedLifetime(iterator) {}
-            return (first, second, countAfterSecond)
+        await withTaskExecutorPreference(DispatchExecutor.shared) {
+            let registry = ObserverRegistry<Int>()
+            let inBody = DispatchSemaphore(value: 0)
+            let resume = DispatchSemaphore(value: 0)
+            let task = Task(executorPreference: DispatchExecutor.shared) {
+                () -> (first: Int?, second: Int?, countAfterSecond: Int) in
+                let values = ObservedValues<Int> { sink in registry.add { sink.yield($0) } }
+                var iterator = values.makeAsyncIterator()
+                inBody.signal()
+                let first = await iterator.next()
+                inBody.signal()
+                #expect(await waitIgnoringCancellation(for: resume), "the test never resumed the loop")
+                let second = await iterator.next()
+                let countAfterSecond = registry.count
+                withExtendedLifetime(iterator) {}
+                return (first, second, countAfterSecond)
+            }
+            #expect(await waitIgnoringCancellation(for: inBody), "the iterator was never made")
+            registry.send(1)
+            #expect(await waitIgnoringCancellation(for: inBody), "the first next() never returned")
+            task.cancel()
+            registry.send(2)
+            resume.signal()
+            let result = await task.value
+            #expect(result.first == 1)
+            #expect(result.second == nil, "next() after cancellation must end the iteration")
+            #expect(result.countAfterSecond == 0, "next() after cancellation must have disposed the subscription")
         }
-        #expect(await waitIgnoringCancellation(for: inBody), "the iterator was never made")
-        registry.send(1)
-        #expect(await waitIgnoringCancellation(for: inBody), "the first next() never returned")
-        task.cancel()
-        registry.send(2)
-        resume.signal()
-        let result = await task.value
-        #expect(result.first == 1)
-        #expect(result.second == nil, "next() after cancellation must end the iteration")
-        #expect(result.countAfterSecond == 0, "next() after cancellation must have disposed the subscription")
     }
 
     @Test("releasing an iterator disposes its subscription")
@@ -91,28 +95,30 @@ struct ObservedValuesCancellationTests {
         arguments: [false, true]
     )
     func cancelledBeforeFirstNext(replaying: Bool) async {
-        let registry = ObserverRegistry<Int>()
-        let subscribed = DispatchSemaphore(value: 0)
-        let cancelled = DispatchSemaphore(value: 0)
-        let task = Task(executorPreference: DispatchExecutor.shared) { () -> Int? in
-            let values = ObservedValues<Int> { sink in
-                if replaying {
-                    return registry.add(replaying: { [0] }) { sink.yield($0) }
+        await withTaskExecutorPreference(DispatchExecutor.shared) {
+            let registry = ObserverRegistry<Int>()
+            let subscribed = DispatchSemaphore(value: 0)
+            let cancelled = DispatchSemaphore(value: 0)
+            let task = Task(executorPreference: DispatchExecutor.shared) { () -> Int? in
+                let values = ObservedValues<Int> { sink in
+                    if replaying {
+                        return registry.add(replaying: { [0] }) { sink.yield($0) }
+                    }
+                    return registry.add { sink.yield($0) }
                 }
-                return registry.add { sink.yield($0) }
+                var iterator = values.makeAsyncIterator()
+                subscribed.signal()
+                #expect(await waitIgnoringCancellation(for: cancelled), "the test never cancelled the task")
+                return await iterator.next()
             }
-            var iterator = values.makeAsyncIterator()
-            subscribed.signal()
-            _ = await waitIgnoringCancellation(for: cancelled)
-            return await iterator.next()
+            #expect(await waitIgnoringCancellation(for: subscribed), "the iterator never subscribed")
+            task.cancel()
+            registry.send(1)
+            cancelled.signal()
+            let first = await task.value
+            #expect(first == nil, "a cancelled task's first next() must return nil")
+            #expect(registry.count == 0)
         }
-        #expect(await waitIgnoringCancellation(for: subscribed), "the iterator never subscribed")
-        task.cancel()
-        registry.send(1)
-        cancelled.signal()
-        let first = await task.value
-        #expect(first == nil, "a cancelled task's first next() must return nil")
-        #expect(registry.count == 0)
     }
 }
 
@@ -167,6 +173,10 @@ struct ObservedValuesCancellationRaceTests {
 /// Runs tasks on Dispatch's threads instead of the cooperative pool, so that
 /// the loops under test run even while other tests of the suite block the
 /// pool's threads.
+///
+/// The tests that drive a loop step by step run on it too:
+/// on a starved pool a test could take longer than the loop's bounded waits
+/// to reach its next step, and the loop would go on as if it had happened.
 private final class DispatchExecutor: TaskExecutor {
     static let shared = DispatchExecutor()
     private let queue = DispatchQueue(label: "ObservedValuesCancellationRaceTests", attributes: .concurrent)
@@ -177,7 +187,7 @@ private final class DispatchExecutor: TaskExecutor {
     }
 }
 
-/// Waits for `semaphore` (at most 5 s) whether or not the current task is
+/// Waits for `semaphore` (at most 30 s) whether or not the current task is
 /// cancelled, blocking neither a thread of the cooperative pool nor one of
 /// Dispatch's (whose small pool would make parallel waits queue up).
 ///
