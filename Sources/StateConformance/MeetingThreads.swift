@@ -22,11 +22,22 @@ import Synchronization
 /// other inside it), so a run in which the threads never met is
 /// inconclusive, not a pass.
 ///
+/// Meeting is not yet enough on a machine whose cores are busy with other
+/// work: there a thread is mostly met while the scheduler has parked it
+/// inside a call, and the other's hundreds of calls cross a race a few
+/// instructions wide once or not at all. So ``call(_:)`` also counts
+/// ``handovers`` (a call made on another thread than the call before it),
+/// which only threads running side by side make often;
+/// ``sendTogether(atLeast:_:)`` keeps senders in step while they do; and
+/// on Linux each thread of a round runs on a processor of its own. A rule
+/// that asks for handovers and does not get them within its budget is
+/// inconclusive, not a pass.
+///
 /// ```swift
-/// let outcome = MeetingThreads.rounds(threads: 2) { threads in
+/// let outcome = MeetingThreads.rounds(threads: 2, handovers: 1_000) { threads in
 ///     let instance = source.make()
-///     threads.run { thread in
-///         for value in 0..<1_000 { threads.call { instance.send(thread * 1_000 + value) } }
+///     threads.sendTogether(atLeast: 400) { thread, index in
+///         instance.send(thread * 1_000 + index)
 ///     }
 ///     return nil   // or a failure, in words
 /// }
@@ -37,6 +48,9 @@ public final class MeetingThreads: Sendable {
     private let arrived = Atomic<Int>(0)
     private let inside = Atomic<Int>(0)
     private let met = Atomic<Int>(0)
+    private let lastCaller = Atomic<UInt>(0)
+    private let handoverCount = Atomic<Int>(0)
+    private let firstProcessor: Int
 
     /// Creates a set of threads, none started.
     ///
@@ -44,11 +58,21 @@ public final class MeetingThreads: Sendable {
     public init(count: Int) {
         precondition(count >= 1, "MeetingThreads needs at least one thread; \(count) were asked for.")
         self.count = count
+        firstProcessor = Processors.nextStart(for: count)
     }
 
     /// How many calls made through ``call(_:)`` started while another was
     /// inside.
     public var meetings: Int { met.load(ordering: .relaxed) }
+
+    /// How many calls made through ``call(_:)`` started on another thread
+    /// than the call before them.
+    ///
+    /// Threads that run side by side hand over all the time; threads that
+    /// ran one after the other (cut off in turns by the scheduler, or
+    /// kept on one core) hand over once or twice in a round, however often
+    /// one was parked inside a call while the other met it there.
+    public var handovers: Int { handoverCount.load(ordering: .relaxed) }
 
     /// Makes one call that races the others, counting a meeting if another
     /// call is inside at the instant it starts.
@@ -59,6 +83,11 @@ public final class MeetingThreads: Sendable {
     public func call<Result>(_ body: () throws -> Result) rethrows -> Result {
         if inside.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
             met.add(1, ordering: .relaxed)
+        }
+        let caller = currentThreadID()
+        let previous = lastCaller.exchange(caller, ordering: .relaxed)
+        if previous != caller && previous != 0 {
+            handoverCount.add(1, ordering: .relaxed)
         }
         defer { inside.subtract(1, ordering: .sequentiallyConsistent) }
         return try body()
@@ -74,6 +103,7 @@ public final class MeetingThreads: Sendable {
         for index in 0..<count {
             group.enter()
             startDetachedThread { [self] in
+                Processors.pin(thread: index, of: count, startingAt: firstProcessor)
                 arriveAndWait()
                 body(index)
                 group.leave()
@@ -83,12 +113,21 @@ public final class MeetingThreads: Sendable {
     }
 
     /// Runs ``count`` threads released together, each sending through
-    /// ``call(_:)`` at least `values` times, and going on until every thread
-    /// has (for at most a second, and at most 100 times `values` each).
+    /// ``call(_:)`` at least `values` times, in step while they run side
+    /// by side, and going on until every thread has (for at most a second,
+    /// and at most 100 times `values` each).
     ///
-    /// A thread that is done first keeps sending while the others catch up,
-    /// so the threads overlap even when they share one core: one is cut off
-    /// by the scheduler inside a send, and the other meets it there.
+    /// After each send a thread waits a moment for the others to finish
+    /// theirs, then starts its next send after a short random delay, so
+    /// that the threads' sends start at about the same instant, in a new
+    /// order each step: they meet inside the source on every step, in every
+    /// pattern. Left to run freely, threads that share their cores with
+    /// other work meet mostly by being cut off by the scheduler: one sends
+    /// hundreds of values while the other is parked inside a send, and a
+    /// race whose window is a few instructions wide is crossed once or not
+    /// at all. A thread that does not catch up within the moment has been
+    /// cut off; the others go on without it, and meet it where it was
+    /// parked.
     ///
     /// - Parameters:
     ///   - values: How many values each thread sends at least.
@@ -103,16 +142,79 @@ public final class MeetingThreads: Sendable {
         let counts = (0..<count).map { _ in Counter() }
         run { [self] thread in
             let deadline = ContinuousClock.now + .seconds(1)
+            var jitter = Jitter(seed: thread)
+            // Spun on for the delay: this thread's alone, so that the spin
+            // slows no other thread down.
+            let spinner = Atomic<Int>(0)
             var index = 0
             while index < values * 100 {
                 if index >= values, counts.allSatisfy({ $0.value.load(ordering: .relaxed) >= values }) { break }
+                // Whoever sees the last step end first would always start
+                // first; a delay drawn anew each step keeps that from
+                // becoming a pattern.
+                for _ in 0..<jitter.next() {
+                    _ = spinner.load(ordering: .relaxed)
+                }
                 call { send(thread, index) }
                 index += 1
-                counts[thread].value.store(index, ordering: .relaxed)
+                counts[thread].value.store(index, ordering: .releasing)
+                waitForOthers(toReach: index, counts: counts)
                 if index % 1_024 == 0 && ContinuousClock.now > deadline { break }
             }
         }
         return counts.map { $0.value.load(ordering: .relaxed) }
+    }
+
+    /// Spins a moment (about the length of a few sends; without yielding:
+    /// a thread that yields lets the one it waits for run on its core
+    /// instead of beside it) until every thread has sent `sent` values.
+    ///
+    /// A thread ahead of this one is not waited for (it finished a send
+    /// before this one started its own: this one catches up); waiting for
+    /// it would let two threads settle into taking turns, never inside at
+    /// once.
+    private func waitForOthers(toReach sent: Int, counts: [Counter]) {
+        var deadline: ContinuousClock.Instant?
+        var spins = 0
+        while true {
+            var behind = false
+            for other in counts {
+                let count = other.value.load(ordering: .acquiring)
+                if count > sent { return }
+                if count < sent { behind = true }
+            }
+            if !behind { return }
+            spins += 1
+            if spins % 64 == 0 {
+                let now = ContinuousClock.now
+                if let deadline {
+                    if now > deadline { return }
+                } else {
+                    deadline = now + Self.patience
+                }
+            }
+        }
+    }
+
+    /// How long a thread waits for the others after each send.
+    private static let patience = Duration.microseconds(10)
+
+    /// A random delay, in spins, drawn per step (xorshift).
+    private struct Jitter {
+        private var state: UInt64
+
+        init(seed: Int) {
+            // Another thread (and so another stack address) each round.
+            state = 0x9E37_79B9_7F4A_7C15 &* UInt64(seed + 1) ^ UInt64(currentThreadID())
+            if state == 0 { state = 1 }
+        }
+
+        mutating func next() -> Int {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return Int(state % 512)
+        }
     }
 
     /// One thread's count of values sent.
@@ -134,20 +236,29 @@ public final class MeetingThreads: Sendable {
     }
 
     /// Runs `round` again and again, each time with a new set of threads,
-    /// until they have met `meetings` times in all over at least `minimumRounds`
-    /// rounds (then the source passes), a round reports a failure, or
-    /// `budget` runs out (then the outcome is inconclusive if they never
-    /// met, a pass otherwise).
+    /// until they have met `meetings` times and handed over `handovers`
+    /// times in all, over at least `minimumRounds` rounds (then the source
+    /// passes), a round reports a failure, or `budget` runs out (then the
+    /// outcome is inconclusive).
     ///
-    /// Meetings alone are not enough evidence: threads that meet thousands
+    /// Meetings alone are not enough evidence. Threads that meet thousands
     /// of times in one round may still meet in one pattern only (one
-    /// always waiting on the other at the same point). New threads each
-    /// round, started at a new instant, meet in other patterns.
+    /// always waiting on the other at the same point): new threads each
+    /// round, started at a new instant, meet in other patterns. And on a
+    /// busy machine threads meet mostly by being cut off: one is parked
+    /// inside a call while the other makes hundreds, and a race a few
+    /// instructions wide is crossed once or not at all. A round's
+    /// ``handovers`` tell how much its threads ran side by side; the first
+    /// few of each round, which threads that ran one after the other make
+    /// too, do not count.
     ///
     /// - Parameters:
     ///   - threads: How many threads each round races.
     ///   - meetings: How many meetings, over all rounds, make the evidence
     ///     enough.
+    ///   - handovers: How many handovers beyond each round's first few,
+    ///     over all rounds, make the evidence enough (0: meetings are
+    ///     enough, for rules whose threads make different calls).
     ///   - minimumRounds: How many rounds, at least, make the evidence enough.
     ///   - budget: The longest the rounds may take in all; at least three
     ///     rounds run whatever it says, so that one slow round does not
@@ -158,13 +269,15 @@ public final class MeetingThreads: Sendable {
     public static func rounds(
         threads: Int,
         meetings: Int = 200,
+        handovers: Int = 0,
         minimumRounds: Int = 10,
         budget: Duration = .seconds(2),
         _ round: (MeetingThreads) -> String?
     ) -> Outcome {
         let clock = ContinuousClock()
         let deadline = clock.now + budget
-        var total = 0
+        var met = 0
+        var handedOver = 0
         var rounds = 0
         repeat {
             let meeting = MeetingThreads(count: threads)
@@ -172,11 +285,86 @@ public final class MeetingThreads: Sendable {
             if let failure = round(meeting) {
                 return .fail(failure)
             }
-            total += meeting.meetings
-        } while (total < meetings || rounds < minimumRounds) && (clock.now < deadline || rounds < 3)
-        guard total > 0 else {
+            met += meeting.meetings
+            handedOver += max(0, meeting.handovers - 2 * threads)
+        } while (met < meetings || handedOver < handovers || rounds < minimumRounds)
+            && (clock.now < deadline || rounds < 3)
+        guard met > 0 else {
             return .inconclusive("the \(threads) threads never met inside the source in \(rounds) round(s)")
         }
+        guard handedOver >= handovers else {
+            return .inconclusive(
+                "in \(rounds) round(s) the \(threads) threads ran side by side too little to tell: they handed "
+                    + "over \(handedOver) times of the \(handovers) needed (the machine's cores were busy with other "
+                    + "work, or the threads were kept on one core); run it again on a quieter machine"
+            )
+        }
         return .pass
+    }
+}
+
+/// The calling thread, as a number no other running thread has.
+private func currentThreadID() -> UInt {
+    #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+    #else
+        UInt(pthread_self())
+    #endif
+}
+
+/// Where the threads of a round run.
+///
+/// On Linux each runs on a processor of its
+/// own (of those the process may use), so that the scheduler cannot keep
+/// them on one core taking turns while other work has the rest. A round's
+/// threads start at a processor that moves on each time, so that on a
+/// machine with more processors than threads no one busy core is always
+/// one of theirs. Elsewhere the scheduler decides.
+enum Processors {
+    #if os(Linux)
+        // GNU extensions, which the Glibc module does not import: looked up.
+        private typealias Affinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
+        private static func lookUp(_ name: String) -> Affinity? {
+            dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: Affinity.self) }
+        }
+        private static let getAffinity = lookUp("sched_getaffinity")
+        private static let setAffinity = lookUp("sched_setaffinity")
+
+        private static let allowed: [Int] = {
+            var set = cpu_set_t()
+            guard let getAffinity, setAffinity != nil,
+                getAffinity(0, MemoryLayout<cpu_set_t>.size, &set) == 0
+            else { return [] }
+            return withUnsafeBytes(of: &set) { bytes in
+                bytes.indices.flatMap { byte in
+                    (0..<8).filter { bit in bytes[byte] & (1 << bit) != 0 }.map { bit in byte * 8 + bit }
+                }
+            }
+        }()
+        private static let starts = Atomic<Int>(0)
+    #endif
+
+    /// Where the threads of a new round start counting processors.
+    static func nextStart(for count: Int) -> Int {
+        #if os(Linux)
+            starts.add(count, ordering: .relaxed).oldValue
+        #else
+            0
+        #endif
+    }
+
+    /// Pins the calling thread, the `thread`th of `count`, to a processor
+    /// of its own if there are enough (on Linux; elsewhere it does nothing).
+    static func pin(thread: Int, of count: Int, startingAt first: Int) {
+        #if os(Linux)
+            let processors = allowed
+            guard processors.count >= 2, count <= processors.count else { return }
+            let processor = processors[(first + thread) % processors.count]
+            var set = cpu_set_t()
+            withUnsafeMutableBytes(of: &set) { bytes in bytes[processor / 8] |= UInt8(1 << (processor % 8)) }
+            // Best effort: a thread that cannot be pinned runs where the
+            // scheduler puts it.
+            _ = setAffinity?(0, MemoryLayout<cpu_set_t>.size, &set)
+        #endif
     }
 }

@@ -33,8 +33,10 @@ extension Conformance {
     ///
     /// The rules that race threads (C2, C3, C4, C7, C8, C9, C10, C13, C14)
     /// release them together and repeat rounds until the threads have met
-    /// inside the source (``MeetingThreads``): a check whose threads never
-    /// met is inconclusive, not a pass.
+    /// inside the source (``MeetingThreads``), and where both threads send
+    /// (C2, C3, C4, C8, C14) until they have run side by side: a check
+    /// whose threads never met, or ran side by side too little within its
+    /// budget, is inconclusive, not a pass.
     public static let rules: [Rule] = [
         exactlyOnce, oneOrder, serialised, crossThreadSendDelivered, reentrantSendQueued,
         reentrantAddStartsNext, replayWithoutGap, currentValueInOrder, disposalFinal,
@@ -48,6 +50,18 @@ extension Conformance {
     /// a few rounds when the threads run side by side, more when they share
     /// a core.
     static let sendMeetings = 2_000
+
+    /// How many handovers between two senders (beyond each round's first
+    /// few) make a race rule's evidence enough: senders in step hand over
+    /// about once per value when they run side by side.
+    static let sendHandovers = 1_000
+
+    /// The rounds of a rule whose two threads both send: enough meetings
+    /// and enough handovers, within 10 s (a busy machine needs longer to
+    /// give its threads time side by side).
+    static func racingSenders(_ round: (MeetingThreads) -> String?) -> Outcome {
+        MeetingThreads.rounds(threads: 2, meetings: sendMeetings, handovers: sendHandovers, budget: .seconds(10), round)
+    }
 
     static let exactlyOnce = Rule(
         id: "C1",
@@ -77,7 +91,7 @@ extension Conformance {
         id: "C2",
         sentence: "All observers hear the values in one and the same order, also when several threads send at once."
     ) { source in
-        MeetingThreads.rounds(threads: 2, meetings: sendMeetings) { threads in
+        racingSenders { threads in
             let instance = source.make()
             let initial = instance.current
             let observers = [Log(), Log(), Log()]
@@ -110,7 +124,7 @@ extension Conformance {
         sentence: "Observers of one source never run at the same time.",
         appliesTo: { $0.delivery == .synchronous }
     ) { source in
-        MeetingThreads.rounds(threads: 2, meetings: sendMeetings) { threads in
+        racingSenders { threads in
             let instance = source.make()
             let inside = Atomic<Int>(0)
             let running = Atomic<Int>(-1)
@@ -154,7 +168,7 @@ extension Conformance {
             "A send from another thread while a delivery runs waits its turn and has been delivered when it returns.",
         appliesTo: { $0.delivery == .synchronous && $0.model.passesEveryValue }
     ) { source in
-        MeetingThreads.rounds(threads: 2, meetings: sendMeetings) { threads in
+        racingSenders { threads in
             let instance = source.make()
             let seen = LockedValue(Set<Int>())
             let subscription = instance.subscribe { value in seen.modify { _ = $0.insert(value) } }
@@ -352,7 +366,7 @@ extension Conformance {
             }
         }
         // Threads sending at once.
-        return MeetingThreads.rounds(threads: 2, meetings: sendMeetings) { threads in
+        return racingSenders { threads in
             let instance = source.make()
             let mismatches = LockedValue<[String]>([])
             let last = Atomic<Int>(Int.min)
@@ -593,7 +607,7 @@ extension Conformance {
         sentence: "Every value reaches every observer exactly once, also when several threads send at once.",
         appliesTo: { $0.model.passesEveryValue }
     ) { source in
-        MeetingThreads.rounds(threads: 2, meetings: sendMeetings) { threads in
+        racingSenders { threads in
             let instance = source.make()
             let replayed = source.traits.replay == .currentValue ? 1 : 0
             let observers = [Log(), Log()]

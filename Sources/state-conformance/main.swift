@@ -120,7 +120,8 @@ if !json { print("fault".padding(toLength: 66, withPad: " ", startingAt: 0) + "r
 for fault in faultSources where ruleFilters.isEmpty || ruleFilters.contains(fault.rule) {
     let result = results.first { $0.source == fault.source.name && $0.rule == fault.rule }
     let failed = result?.failedRuns ?? 0
-    let verdict = "\(failed) of \(result?.runs ?? runs)"
+    let inconclusive = result?.inconclusiveRuns ?? 0
+    let verdict = "\(failed) of \(result?.runs ?? runs)" + (inconclusive > 0 ? " (\(inconclusive) inconclusive)" : "")
     if !json {
         print(
             fault.source.name.padding(toLength: 66, withPad: " ", startingAt: 0)

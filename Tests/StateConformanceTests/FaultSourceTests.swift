@@ -77,6 +77,50 @@ struct FaultSourceTests {
         #expect(outcome == .pass)
     }
 
+    @Test("threads that meet only by taking turns are inconclusive when handovers are asked for, not a pass")
+    func takingTurns() {
+        // Thread 0 parks inside a call while thread 1 makes 100 calls: 100
+        // meetings, and one handover a round, as when the scheduler cuts
+        // one thread off for the other's whole turn.
+        let outcome = MeetingThreads.rounds(threads: 2, meetings: 10, handovers: 100, budget: .milliseconds(50)) {
+            threads in
+            let parked = Atomic<Bool>(false)
+            let done = Atomic<Bool>(false)
+            threads.run { thread in
+                if thread == 0 {
+                    threads.call {
+                        parked.store(true, ordering: .sequentiallyConsistent)
+                        while !done.load(ordering: .sequentiallyConsistent) {}
+                    }
+                } else {
+                    while !parked.load(ordering: .sequentiallyConsistent) {}
+                    for _ in 0..<100 { threads.call {} }
+                    done.store(true, ordering: .sequentiallyConsistent)
+                }
+            }
+            #expect(threads.meetings == 100)
+            #expect(threads.handovers == 1)
+            return nil
+        }
+        guard case .inconclusive(let reason) = outcome else {
+            Issue.record("threads taking turns gave \(outcome)")
+            return
+        }
+        #expect(reason.contains("side by side too little"))
+        #expect(reason.contains("handed over 0 times of the 100 needed"))
+    }
+
+    @Test("threads sending together hand over, and a correct source passes when handovers are asked for")
+    func handingOver() {
+        let registry = ObserverRegistry<Int>()
+        let outcome = MeetingThreads.rounds(threads: 2, meetings: 50, handovers: 200, budget: .seconds(20)) {
+            threads in
+            threads.sendTogether(atLeast: 200) { _, value in registry.send(value) }
+            return nil
+        }
+        #expect(outcome == .pass)
+    }
+
     @Test("many meetings in one round are not enough: the rounds go on to the least number, new threads each")
     func leastRounds() {
         let rounds = Atomic<Int>(0)
