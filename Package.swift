@@ -56,12 +56,14 @@ let package = Package(
         ),
         .executableTarget(
             name: "state-tour",
-            dependencies: ["Scenarios", "StateCore"]
+            dependencies: ["Scenarios", "StateCore", "SVGText"]
         ),
+        // Text in the tour's timeline and the bench chart, escaped in one place.
+        .target(name: "SVGText"),
         .target(name: "TestSupport", dependencies: ["StateCore"], path: "Tests/TestSupport"),
         .executableTarget(
             name: "state-bench",
-            dependencies: ["StateInspector", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
+            dependencies: ["StateInspector", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle", "SVGText"]
         ),
         .testTarget(name: "StateCoreTests", dependencies: ["StateCore", "TestSupport"]),
         .testTarget(
@@ -95,7 +97,7 @@ let package = Package(
             name: "StateTourTests",
             dependencies: [
                 "state-tour", "Scenarios", "TestSupport", "StateInspector", "ReactorStyle", "DucksStyle",
-                "ReceiverStyle", "DeltaStyle",
+                "ReceiverStyle", "DeltaStyle", "SVGText",
             ],
             // Read by path: a recorded session that every run replays.
             exclude: ["session-recording.jsonl"]

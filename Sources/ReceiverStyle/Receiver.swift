@@ -135,7 +135,7 @@ public final class Receiver<Wave> {
 
     @inlinable
     func broadcast(_ wave: Wave) {
-        source.registry.inOrder {
+        source.inOrder(sending: true) {
             broadcastInOrder(wave)
         } orLater: {
             { self.broadcastInOrder(wave) }

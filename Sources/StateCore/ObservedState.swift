@@ -26,8 +26,7 @@ import Observation
 /// scheduler that runs work in the order it is scheduled (FIFO for calls
 /// made one after another): a source calls its handlers one at a time, so
 /// the model schedules its updates one after another. ``QueueScheduler``,
-/// ``SerialScheduler``, ``MainQueueScheduler`` and ``ImmediateScheduler``
-/// all are; a scheduler that reorders work reorders updates.
+/// ``MainQueueScheduler`` and ``ImmediateScheduler`` all are; a scheduler that reorders work reorders updates.
 ///
 /// An update applied at once runs inside the source's delivery, like any
 /// handler: observation's `onChange` is called there, and a send to the

@@ -161,7 +161,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// - Complexity: O(*n*) for *n* handlers.
     @inlinable
     public func send(_ value: Value) {
-        inOrder {
+        delivery.inOrder(joiningCurrentDelivery: sendJoinsCurrentDelivery) {
             deliver(value)
         } orLater: {
             { self.deliver(value) }
@@ -189,7 +189,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     ///   - record: Notes the value in the source's own state.
     @inlinable
     public func send(_ value: Value, record: @escaping (Value) -> Void) {
-        inOrder {
+        delivery.inOrder(joiningCurrentDelivery: sendJoinsCurrentDelivery) {
             record(value)
             deliver(value)
         } orLater: {
@@ -259,24 +259,14 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         return entry.subscription
     }
 
-    /// Runs `now` in this registry's delivery order, or queues the same work
-    /// that `later` returns; see ``DeliveryLock/inOrder(_:orLater:)``, the
-    /// form for the hottest paths.
-    ///
-    /// The one place that adds the rule for a registry sharing its source's
-    /// delivery: called from inside the source's delivery, the work runs at
-    /// once (it is part of that delivery).
+    /// Whether a send from the calling thread joins the delivery it is
+    /// making now instead of being queued behind it: the one rule for a
+    /// registry sharing its source's delivery, which is only ever sent to
+    /// from inside that delivery (part of it), unless from inside its own
+    /// handlers (queued, as on any registry).
     @inlinable
-    package func inOrder(_ now: () -> Void, orLater later: () -> () -> Void) {
-        if sharesDelivery && !isDelivering {
-            // Only ever sent to from inside the source's delivery, on its
-            // holder; asked without `isHeldByCurrentThread`, which costs a
-            // call per stage of an operator chain (state-bench S2).
-            assert(delivery.isHeldByCurrentThread, "a derived registry is sent to outside its source's delivery")
-            now()
-        } else {
-            delivery.inOrder(now, orLater: later)
-        }
+    package var sendJoinsCurrentDelivery: Bool {
+        sharesDelivery && !isDelivering
     }
 
     /// Runs `perform(owner, job)` in this registry's delivery order without
@@ -295,7 +285,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
 
     /// Hands `value` to every handler registered now.
     ///
-    /// Only call it in delivery order (see ``inOrder(_:orLater:)``).
+    /// Only call it in delivery order (inside `delivery.inOrder`).
     @inlinable
     package func deliver(_ value: Value) {
         // An index loop over a local copy calls each handler without

@@ -1,4 +1,5 @@
 import Foundation
+import SVGText
 
 /// Draws a run's ratios as one self-contained SVG: a panel per scenario,
 /// grouped bars per case (one per flavour, log scale), each bar's target
@@ -38,7 +39,7 @@ enum Chart {
             let y = 30 + Double(index / legendColumns) * 18
             return
                 "<rect x=\"\(x)\" y=\"\(y)\" width=\"12\" height=\"12\" fill=\"\(flavourColours[flavour] ?? "#777")\"/>"
-                + "<text x=\"\(x + 16)\" y=\"\(y + 11)\">\(flavour)</text>"
+                + "<text x=\"\(x + 16)\" y=\"\(y + 11)\">\(SVGText.escaped(flavour))</text>"
         }
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(width))" height="\(Int(top))" \
@@ -62,7 +63,7 @@ enum Chart {
     }
 
     private static func ratioPanel(_ scenario: String, _ cases: [BenchResult], top: Double) -> String {
-        var parts = ["<text x=\"\(left)\" y=\"\(top - 8)\" font-weight=\"bold\">\(scenario)</text>"]
+        var parts = ["<text x=\"\(left)\" y=\"\(top - 8)\" font-weight=\"bold\">\(SVGText.escaped(scenario))</text>"]
         for tick in [0.5, 1, 2, 4, 8, 16, 32, 64] {
             let lineY = y(tick, top: top)
             let dash = tick == 1 ? "" : " stroke-dasharray=\"2,3\""
@@ -85,15 +86,15 @@ enum Chart {
                 let barTop = y(ratio, top: top)
                 let baseY = y(0.5, top: top)
                 parts.append(
-                    "<rect class=\"bar\" data-case=\"\(bar.scenario) \(variant) \(bar.flavour)\" "
+                    "<rect class=\"bar\" data-case=\"\(SVGText.escaped("\(bar.scenario) \(variant) \(bar.flavour)"))\" "
                         + "x=\"\(x)\" y=\"\(barTop)\" width=\"\(barWidth - 4)\" height=\"\(baseY - barTop)\" "
-                        + "fill=\"\(flavourColours[bar.flavour] ?? "#777")\"><title>\(bar.flavour) \(variant): "
+                        + "fill=\"\(flavourColours[bar.flavour] ?? "#777")\"><title>\(SVGText.escaped("\(bar.flavour) \(variant)")): "
                         + "\(format(ratio))×</title></rect>"
                 )
                 if let target = Targets.multiple(scenario: bar.scenario, variant: variant, flavour: bar.flavour) {
                     let targetY = y(target, top: top)
                     parts.append(
-                        "<line class=\"target\" data-case=\"\(bar.scenario) \(variant) \(bar.flavour)\" "
+                        "<line class=\"target\" data-case=\"\(SVGText.escaped("\(bar.scenario) \(variant) \(bar.flavour)"))\" "
                             + "x1=\"\(x - 2)\" x2=\"\(x + barWidth - 2)\" y1=\"\(targetY)\" y2=\"\(targetY)\" "
                             + "stroke=\"black\" stroke-width=\"2\"/>"
                     )
@@ -101,7 +102,7 @@ enum Chart {
             }
             let labelX = start + Double(bars.count) * barWidth / 2
             parts.append(
-                "<text x=\"\(labelX)\" y=\"\(top + panelHeight + 16)\" text-anchor=\"middle\">\(variant)</text>"
+                "<text x=\"\(labelX)\" y=\"\(top + panelHeight + 16)\" text-anchor=\"middle\">\(SVGText.escaped(variant))</text>"
             )
         }
         return parts.joined(separator: "\n")
@@ -120,11 +121,11 @@ enum Chart {
             let colour = flavourColours[result.flavour] ?? "#777"
             parts.append(
                 "<rect x=\"\(x)\" y=\"\(top + panelHeight - height)\" width=\"\(barWidth - 8)\" height=\"\(height)\" "
-                    + "fill=\"\(colour)\"><title>\(result.scenario) \(result.flavour): \(format(mib)) MiB</title></rect>"
+                    + "fill=\"\(colour)\"><title>\(SVGText.escaped("\(result.scenario) \(result.flavour)")): \(format(mib)) MiB</title></rect>"
                     + "<text x=\"\(x + (barWidth - 8) / 2)\" y=\"\(top + panelHeight + 16)\" text-anchor=\"middle\" "
-                    + "font-size=\"10\">\(result.scenario)</text>"
+                    + "font-size=\"10\">\(SVGText.escaped(result.scenario))</text>"
                     + "<text x=\"\(x + (barWidth - 8) / 2)\" y=\"\(top + panelHeight + 28)\" text-anchor=\"middle\" "
-                    + "font-size=\"9\">\(result.flavour)</text>"
+                    + "font-size=\"9\">\(SVGText.escaped(result.flavour))</text>"
             )
             if let ratio = result.ratioToBaseline, ratio > 0 {
                 let floorY = top + panelHeight - (mib / ratio) / peak * panelHeight

@@ -1,4 +1,5 @@
 import Foundation
+import SVGText
 import Scenarios
 import TestSupport
 import Testing
@@ -131,7 +132,7 @@ struct TimelineTests {
 
     @Test("text is escaped for XML")
     func escaping() {
-        #expect(TimelineChart.escape("a < b & \"c\" > 'd'") == "a &lt; b &amp; &quot;c&quot; &gt; &apos;d&apos;")
+        #expect(SVGText.escaped("a < b & \"c\" > 'd'") == "a &lt; b &amp; &quot;c&quot; &gt; &apos;d&apos;")
     }
 
     @Test("docs/timeline-session.svg is the session's timeline as the code draws it")

@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// Everything a source does in order (delivering a value, activating a new
 /// observer, a store's dispatch pipeline) goes through
-/// ``inOrder(_:orLater:)``, the one place that decides how:
+/// ``inOrder(joiningCurrentDelivery:_:orLater:)``, the one place that decides how:
 ///
 /// - from a thread that is not delivering, the work runs at once, after
 ///   waiting for any delivery in progress on another thread;
@@ -65,22 +65,54 @@ package final class DeliveryLock: @unchecked Sendable {
     /// `now` and `later` must do the same work. The form for the hottest
     /// paths (state-bench S1 and S3: a send, a dispatch): `now` is not
     /// escaping, so the compiler inlines it and nothing is allocated or
-    /// retained unless the work has to be queued.
+    /// retained unless the work has to be queued. Debug builds check that
+    /// the two do the same work the only way they can: every other time the
+    /// work runs at once, it runs as `later()` makes it, so a difference
+    /// shows in the package's tests (run in debug) as a behaviour that
+    /// changes from one call to the next.
     ///
     /// - Parameters:
+    ///   - joins: Whether the caller is part of the delivery the calling
+    ///     thread is making now (a registry that shares its source's
+    ///     delivery, sent to from inside it): the work then runs at once,
+    ///     as part of that delivery, instead of being queued behind it.
     ///   - now: The work, run at once.
     ///   - later: Makes the same work as a closure to queue.
     @inlinable
-    package func inOrder(_ now: () -> Void, orLater later: () -> () -> Void) {
-        if isHeldByCurrentThread {
-            enqueue(later())
-        } else {
+    package func inOrder(joiningCurrentDelivery joins: Bool = false, _ now: () -> Void, orLater later: () -> () -> Void)
+    {
+        if !joins {
+            if isHeldByCurrentThread {
+                enqueue(later())
+                return
+            }
             mutex.lock()
             holder.store(currentThreadIdentity(), ordering: .relaxed)
+        } else {
+            // Asked without `isHeldByCurrentThread` first, which costs a call
+            // per stage of an operator chain (state-bench S2).
+            assert(isHeldByCurrentThread, "a derived registry is sent to outside its source's delivery")
+        }
+        // One call site, so that `now` is inlined once; in debug builds,
+        // every other time, the work `later` makes instead.
+        #if DEBUG
+            if Self.runsQueuedForm.add(1, ordering: .relaxed).oldValue & 1 == 1 {
+                later()()
+            } else {
+                now()
+            }
+        #else
             now()
+        #endif
+        if !joins {
             release()
         }
     }
+
+    #if DEBUG
+        /// Counts the works run at once, to alternate their two forms.
+        @usableFromInline static let runsQueuedForm = Atomic<Int>(0)
+    #endif
 
     /// Runs `perform(owner, job)` in this source's delivery order without
     /// ever waiting for another thread.
@@ -119,7 +151,7 @@ package final class DeliveryLock: @unchecked Sendable {
     /// Takes the lock (waiting while another thread holds it), runs `body`,
     /// runs everything queued meanwhile, and lets go.
     ///
-    /// Must not be called by the holder (use ``inOrder(_:orLater:)``).
+    /// Must not be called by the holder (use ``inOrder(joiningCurrentDelivery:_:orLater:)``).
     ///
     /// - Parameter body: The delivery to make while holding the lock.
     /// - Returns: What `body` returns.

@@ -85,7 +85,7 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
     /// callback, after the current value.
     @inlinable
     package func send(_ value: Value) {
-        registry.inOrder {
+        inOrder(sending: true) {
             publish(value)
         } orLater: {
             { self.publish(value) }
@@ -143,11 +143,25 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
     }
 
     /// Runs `now` in delivery order, or queues the same work that `later`
-    /// returns; see ``DeliveryLock/inOrder(_:orLater:)``, the form for the
-    /// hottest paths (a store's dispatch).
+    /// returns.
+    ///
+    /// At once after waiting for another thread's delivery; queued behind
+    /// the work in progress from inside a callback. A send to a source that
+    /// shares its upstream's delivery (an operator's output), made from
+    /// inside that delivery, runs at once as part of it
+    /// (``ObserverRegistry/sendJoinsCurrentDelivery``); other work on such
+    /// a source (attaching a log, time travel) takes its turn like any.
+    /// See ``DeliveryLock/inOrder(joiningCurrentDelivery:_:orLater:)``, the
+    /// form for the hottest paths (a send, a store's dispatch).
+    ///
+    /// - Parameters:
+    ///   - sending: Whether the work is a send of a value.
+    ///   - now: The work, run at once.
+    ///   - later: Makes the same work as a closure to queue.
     @inlinable
-    package func inOrder(_ now: () -> Void, orLater later: () -> () -> Void) {
-        registry.delivery.inOrder(now, orLater: later)
+    package func inOrder(sending: Bool = false, _ now: () -> Void, orLater later: () -> () -> Void) {
+        registry.delivery.inOrder(
+            joiningCurrentDelivery: sending && registry.sendJoinsCurrentDelivery, now, orLater: later)
     }
 
     /// Runs `perform(owner, job)` in delivery order without waiting for
