@@ -84,7 +84,7 @@ public final class MeetingThreads: Sendable {
         if inside.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
             met.add(1, ordering: .relaxed)
         }
-        let caller = currentThreadID()
+        let caller = currentThreadIdentity()
         let previous = lastCaller.exchange(caller, ordering: .relaxed)
         if previous != caller && previous != 0 {
             handoverCount.add(1, ordering: .relaxed)
@@ -204,8 +204,8 @@ public final class MeetingThreads: Sendable {
         private var state: UInt64
 
         init(seed: Int) {
-            // Another thread (and so another stack address) each round.
-            state = 0x9E37_79B9_7F4A_7C15 &* UInt64(seed + 1) ^ UInt64(currentThreadID())
+            // Another thread, and so another identity, each round.
+            state = 0x9E37_79B9_7F4A_7C15 &* UInt64(seed + 1) ^ UInt64(currentThreadIdentity())
             if state == 0 { state = 1 }
         }
 
@@ -239,7 +239,8 @@ public final class MeetingThreads: Sendable {
     /// until they have met `meetings` times and handed over `handovers`
     /// times in all, over at least `minimumRounds` rounds (then the source
     /// passes), a round reports a failure, or `budget` runs out (then the
-    /// outcome is inconclusive).
+    /// outcome is inconclusive if the threads never met or handed over
+    /// fewer times than asked, a pass otherwise).
     ///
     /// Meetings alone are not enough evidence. Threads that meet thousands
     /// of times in one round may still meet in one pattern only (one
@@ -301,15 +302,6 @@ public final class MeetingThreads: Sendable {
         }
         return .pass
     }
-}
-
-/// The calling thread, as a number no other running thread has.
-private func currentThreadID() -> UInt {
-    #if canImport(Darwin)
-        UInt(bitPattern: pthread_self())
-    #else
-        UInt(pthread_self())
-    #endif
 }
 
 /// Where the threads of a round run.
