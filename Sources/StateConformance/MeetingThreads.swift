@@ -29,7 +29,7 @@ import Synchronization
 /// ``handovers`` (a call made on another thread than the call before it),
 /// which only threads running side by side make often;
 /// ``sendTogether(atLeast:_:)`` keeps senders in step while they do; and
-/// on Linux each thread of a round runs on a processor of its own. A rule
+/// on Linux each of its senders runs on a processor of its own. A rule
 /// that asks for handovers and does not get them within its budget is
 /// inconclusive, not a pass.
 ///
@@ -99,11 +99,25 @@ public final class MeetingThreads: Sendable {
     /// - Parameter body: The work of one thread, given its index
     ///   (`0..<count`).
     public func run(_ body: @escaping @Sendable (_ thread: Int) -> Void) {
+        run(pinned: false, body)
+    }
+
+    /// ``run(_:)``, with each thread pinned to a processor of its own if
+    /// `pinned`.
+    ///
+    /// See `Processors`. Only for threads that all send: a
+    /// rule whose other thread disposes leaves the scheduler free, since a
+    /// source's own helper thread (a queue that removes a handler later)
+    /// woken onto a pinned sender's processor runs at once, ahead of it,
+    /// and closes the window the rule looks for.
+    private func run(pinned: Bool, _ body: @escaping @Sendable (_ thread: Int) -> Void) {
         let group = DispatchGroup()
         for index in 0..<count {
             group.enter()
             startDetachedThread { [self] in
-                Processors.pin(thread: index, of: count, startingAt: firstProcessor)
+                if pinned {
+                    Processors.pin(thread: index, of: count, startingAt: firstProcessor)
+                }
                 arriveAndWait()
                 body(index)
                 group.leave()
@@ -140,7 +154,7 @@ public final class MeetingThreads: Sendable {
         _ send: @escaping @Sendable (_ thread: Int, _ index: Int) -> Void
     ) -> [Int] {
         let counts = (0..<count).map { _ in Counter() }
-        run { [self] thread in
+        run(pinned: true) { [self] thread in
             let deadline = ContinuousClock.now + .seconds(1)
             var jitter = Jitter(seed: thread)
             // Spun on for the delay: this thread's alone, so that the spin
