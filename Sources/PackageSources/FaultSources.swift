@@ -57,7 +57,7 @@ extension Conformance {
                 traits: SourceTraits(replay: .currentValue)
             ) { StaleCurrentSource() },
             fault("values lost under two senders", rule: "C14", traits: SourceTraits()) { LosingSource() },
-        ]
+        ] + gatedQueueFaults
     }
 
     private static func fault<Instance: FaultyInstance>(

@@ -51,13 +51,28 @@ public final class MeetingThreads: Sendable {
     private let lastCaller = Atomic<UInt>(0)
     private let handoverCount = Atomic<Int>(0)
     private let firstProcessor: Int
+    /// Each thread's identity while it runs its part (0 before and after).
+    private let identities: [Identity]
+
+    /// Whether this set's threads stop one another (see `Pauses`): the
+    /// rounds of ``rounds(threads:meetings:handovers:minimumRounds:budget:_:)``
+    /// alternate between threads that run in step and threads of which
+    /// one is stopped at an instant nobody chose while another passes
+    /// through the source.
+    let stops: Bool
 
     /// Creates a set of threads, none started.
     ///
     /// - Parameter count: How many threads ``run(_:)`` starts; at least 1.
-    public init(count: Int) {
+    public convenience init(count: Int) {
+        self.init(count: count, stops: false)
+    }
+
+    init(count: Int, stops: Bool) {
         precondition(count >= 1, "MeetingThreads needs at least one thread; \(count) were asked for.")
         self.count = count
+        self.stops = stops && count >= 2 && Pauses.available
+        identities = (0..<count).map { _ in Identity() }
         firstProcessor = Processors.nextStart(for: count)
     }
 
@@ -93,6 +108,26 @@ public final class MeetingThreads: Sendable {
         return try body()
     }
 
+    /// Stops thread `thread` of this set at whatever instant it has reached
+    /// (if it is still running its part and pauses work here), runs `body`,
+    /// and lets it go on.
+    ///
+    /// - Returns: What `body` returns.
+    @discardableResult
+    func whileStopping<Result>(thread: Int, _ body: () -> Result) -> Result {
+        Pauses.stopping({ identities[thread].value.load(ordering: .sequentiallyConsistent) }, while: body).result
+    }
+
+    /// Lets a thread stopped by ``whileStopping(thread:_:)`` go on now,
+    /// before the stopping thread's work is done: from a handler, so that
+    /// the stopped thread goes on while the other is inside it.
+    ///
+    /// - Returns: Whether a stopped thread was let go.
+    @discardableResult
+    func releaseStopped() -> Bool {
+        stops && Pauses.releaseEarly()
+    }
+
     /// Runs `body` on ``count`` threads of their own, released together,
     /// and returns when every one has finished.
     ///
@@ -118,8 +153,13 @@ public final class MeetingThreads: Sendable {
                 if pinned {
                     Processors.pin(thread: index, of: count, startingAt: firstProcessor)
                 }
+                if stops { Pauses.allowOnThisThread() }
+                identities[index].value.store(currentThreadIdentity(), ordering: .sequentiallyConsistent)
                 arriveAndWait()
                 body(index)
+                Pauses.whileNoPauseIsAsked {
+                    identities[index].value.store(0, ordering: .sequentiallyConsistent)
+                }
                 group.leave()
             }
         }
@@ -155,28 +195,95 @@ public final class MeetingThreads: Sendable {
     ) -> [Int] {
         let counts = (0..<count).map { _ in Counter() }
         run(pinned: true) { [self] thread in
-            let deadline = ContinuousClock.now + .seconds(1)
-            var jitter = Jitter(seed: thread)
-            // Spun on for the delay: this thread's alone, so that the spin
-            // slows no other thread down.
-            let spinner = Atomic<Int>(0)
-            var index = 0
-            while index < values * 100 {
-                if index >= values, counts.allSatisfy({ $0.value.load(ordering: .relaxed) >= values }) { break }
-                // Whoever sees the last step end first would always start
-                // first; a delay drawn anew each step keeps that from
-                // becoming a pattern.
-                for _ in 0..<jitter.next() {
-                    _ = spinner.load(ordering: .relaxed)
-                }
-                call { send(thread, index) }
-                index += 1
-                counts[thread].value.store(index, ordering: .releasing)
-                waitForOthers(toReach: index, counts: counts)
-                if index % 1_024 == 0 && ContinuousClock.now > deadline { break }
+            if !stops {
+                sendInStep(thread: thread, values: values, counts: counts, send)
+            } else if thread == 0 {
+                sendStopped(values: values, counts: counts, send)
+            } else {
+                sendStopping(thread: thread, values: values, counts: counts, send)
             }
         }
         return counts.map { $0.value.load(ordering: .relaxed) }
+    }
+
+    /// One thread's part of ``sendTogether(atLeast:_:)`` in step.
+    private func sendInStep(
+        thread: Int,
+        values: Int,
+        counts: [Counter],
+        _ send: @Sendable (_ thread: Int, _ index: Int) -> Void
+    ) {
+        let deadline = ContinuousClock.now + .seconds(1)
+        var jitter = Jitter(seed: thread)
+        // Spun on for the delay: this thread's alone, so that the spin
+        // slows no other thread down.
+        let spinner = Atomic<Int>(0)
+        var index = 0
+        while index < values * 100 {
+            if index >= values, counts.allSatisfy({ $0.value.load(ordering: .relaxed) >= values }) { break }
+            // Whoever sees the last step end first would always start
+            // first; a delay drawn anew each step keeps that from
+            // becoming a pattern.
+            for _ in 0..<jitter.next() {
+                _ = spinner.load(ordering: .relaxed)
+            }
+            call { send(thread, index) }
+            index += 1
+            counts[thread].value.store(index, ordering: .releasing)
+            waitForOthers(toReach: index, counts: counts)
+            if index % 1_024 == 0 && ContinuousClock.now > deadline { break }
+        }
+    }
+
+    /// The first thread's part of ``sendTogether(atLeast:_:)`` in a round
+    /// whose threads stop one another: it sends without waiting, so that
+    /// it is inside the source most of the time, wherever the others stop
+    /// it, until they have sent their values.
+    private func sendStopped(
+        values: Int,
+        counts: [Counter],
+        _ send: @Sendable (_ thread: Int, _ index: Int) -> Void
+    ) {
+        let deadline = ContinuousClock.now + .seconds(1)
+        var index = 0
+        let stopped = max(1, values / 4)
+        while index < values * 100 {
+            if index >= values, counts.dropFirst().allSatisfy({ $0.value.load(ordering: .relaxed) >= stopped }) {
+                break
+            }
+            call { send(0, index) }
+            index += 1
+            counts[0].value.store(index, ordering: .releasing)
+            if index % 1_024 == 0 && ContinuousClock.now > deadline { break }
+        }
+    }
+
+    /// Another thread's part of ``sendTogether(atLeast:_:)`` in a round
+    /// whose threads stop one another: each of its sends goes all the way
+    /// through the source while the first thread is stopped wherever it
+    /// was (a handler may let it go on early: ``releaseStopped()``).
+    private func sendStopping(
+        thread: Int,
+        values: Int,
+        counts: [Counter],
+        _ send: @Sendable (_ thread: Int, _ index: Int) -> Void
+    ) {
+        let deadline = ContinuousClock.now + .seconds(1)
+        var jitter = Jitter(seed: thread)
+        let spinner = Atomic<Int>(0)
+        var index = 0
+        // A stop costs some microseconds, and the first thread sends all
+        // the while: a quarter of the values, stopped, are enough.
+        let stopped = max(1, values / 4)
+        while index < stopped {
+            for _ in 0..<jitter.next() % 64 {
+                _ = spinner.load(ordering: .relaxed)
+            }
+            whileStopping(thread: 0) { call { send(thread, index) } }
+            index += 1
+            counts[thread].value.store(index, ordering: .releasing)
+            if index % 64 == 0 && ContinuousClock.now > deadline { break }
+        }
     }
 
     /// Spins a moment (about the length of a few sends; without yielding:
@@ -234,6 +341,11 @@ public final class MeetingThreads: Sendable {
     /// One thread's count of values sent.
     private final class Counter: Sendable {
         let value = Atomic<Int>(0)
+    }
+
+    /// One thread's identity.
+    private final class Identity: Sendable {
+        let value = Atomic<UInt>(0)
     }
 
     /// A spin barrier: returns once every thread has arrived, all at about
@@ -295,10 +407,13 @@ public final class MeetingThreads: Sendable {
         var handedOver = 0
         var rounds = 0
         repeat {
-            let meeting = MeetingThreads(count: threads)
+            // Every other round, threads that stop one another.
+            let meeting = MeetingThreads(count: threads, stops: rounds % 2 == 1)
             rounds += 1
             if let failure = round(meeting) {
-                return .fail(failure)
+                return .fail(
+                    failure + (meeting.stops ? " (in a round whose threads stopped one another inside the source)" : "")
+                )
             }
             met += meeting.meetings
             handedOver += max(0, meeting.handovers - 2 * threads)

@@ -145,7 +145,12 @@ extension Conformance {
                     } else {
                         running.store(value, ordering: .relaxed)
                     }
-                    for _ in 0..<50 { _ = inside.load(ordering: .relaxed) }
+                    // A thread stopped inside the source goes on now, while
+                    // this call runs: if nothing keeps it out, it calls an
+                    // observer before this call ends.
+                    let lingering = threads.releaseStopped() ? 4_000 : threads.stops ? 0 : 50
+                    var spins = 0
+                    while inside.load(ordering: .relaxed) == 1 && spins < lingering { spins += 1 }
                     inside.subtract(1, ordering: .sequentiallyConsistent)
                 }
             }
@@ -309,37 +314,80 @@ extension Conformance {
                     "an observer added inside a handler, after the fourth value and a send made there: \(problem)")
             }
         }
-        // Added from another thread while values are sent.
+        // Added from another thread while values are sent: many late
+        // observers a round, each of which must hear a replay at some
+        // instant, then the rest.
         return MeetingThreads.rounds(threads: 2, meetings: 20) { threads in
             let instance = source.make()
             let early = Log()
-            let late = Log()
             let earlySubscription = instance.subscribe(early.append)
-            let lateSubscription = LockedValue<Disposable?>(nil)
+            let lateObservers = LockedValue<[(log: Log, subscription: Disposable)]>([])
             let race = DisposalRace()
-            // Join at a different point each round.
-            let joinAt = Int.random(in: 0..<200)
             threads.run { thread in
                 if thread == 0 {
-                    race.sendUntilStopped { value in threads.call { instance.send(value % 250) } }
-                } else {
-                    race.waitUntil { race.sent >= joinAt }
-                    let subscription = threads.call { instance.subscribe(late.append) }
-                    lateSubscription.modify { $0 = subscription }
-                    race.stopAfterMoreSends()
+                    race.sendUntilStopped { value in
+                        if threads.stops {
+                            // The subscribing thread stopped wherever it was
+                            // (mostly inside a subscribe) while a value goes
+                            // all the way through.
+                            threads.whileStopping(thread: 1) { threads.call { instance.send(value % 250) } }
+                        } else {
+                            threads.call { instance.send(value % 250) }
+                        }
+                    }
+                    return
                 }
+                // Not before the sender is under way, with values to replay.
+                race.waitUntil { race.sent >= 4 }
+                for _ in 0..<(threads.stops ? stoppedLateObserversPerRound : lateObserversPerRound) {
+                    if !threads.stops {
+                        // Join at a different point each time.
+                        let sent = race.sent
+                        let gap = Int.random(in: 0..<8)
+                        race.waitUntil { race.sent >= sent + gap }
+                    }
+                    let late = Log()
+                    let first = Atomic<Bool>(true)
+                    let subscriber = currentThreadIdentity()
+                    let subscription = threads.call {
+                        instance.subscribe { value in
+                            // The first value heard on this thread (the replay
+                            // inside subscribe) waits a moment for a send of
+                            // the other thread: if nothing keeps it out, it
+                            // reaches this observer before its replay ends.
+                            if first.exchange(false, ordering: .relaxed), currentThreadIdentity() == subscriber {
+                                race.waitBrieflyForNextSend()
+                            }
+                            late.append(value)
+                        }
+                    }
+                    lateObservers.modify { $0.append((late, subscription)) }
+                }
+                race.stopAfterMoreSends()
             }
             instance.settle()
+            let lates = lateObservers.value
             defer {
                 earlySubscription.dispose()
-                lateSubscription.value?.dispose()
+                for late in lates { late.subscription.dispose() }
             }
-            if let problem = replayProblem(early: early.values, late: late.values, replay: replay) {
-                return "an observer added from another thread while another sent: \(problem)"
+            let heard = early.values
+            for (index, late) in lates.enumerated() {
+                if let problem = replayProblem(early: heard, late: late.log.values, replay: replay) {
+                    return "late observer \(index + 1) of \(lates.count), added from another thread while another "
+                        + "sent: \(problem)"
+                }
             }
             return nil
         }
     }
+
+    /// How many late observers C7 adds from another thread in one round.
+    static let lateObserversPerRound = 16
+
+    /// How many late observers C7 adds in a round whose subscribing thread
+    /// the sender stops.
+    static let stoppedLateObserversPerRound = 128
 
     static let currentValueInOrder = Rule(
         id: "C8",
@@ -402,37 +450,61 @@ extension Conformance {
     ) { source in
         MeetingThreads.rounds(threads: 2, meetings: 256) { threads in
             let instance = source.make()
-            // Several handlers, disposed one after another while a thread sends.
-            let handlers = (0..<disposalsPerRound).map { _ in WatchedHandler() }
-            let subscriptions = handlers.map { handler in
-                instance.subscribe { _ in handler.called() }
-            }
+            // Stopping the sender wherever it is, disposing and letting it go
+            // on is sound only where dispose() waits for a running call:
+            // where it does not, a call the sender had just begun when it
+            // was stopped may rightly reach the handler afterwards.
+            let stopping = threads.stops && source.traits.disposal == .waitsForRunningCall
+            let late = Atomic<Int>(0)
             let race = DisposalRace()
             threads.run { thread in
                 if thread == 0 {
                     race.sendUntilStopped { value in threads.call { instance.send(value % 500) } }
-                } else {
-                    for (handler, subscription) in zip(handlers, subscriptions) {
-                        race.waitUntil { handler.wasCalled }
-                        threads.call { subscription.dispose() }
-                        handler.disposed()
-                        // A send of this thread's own, right after: not even
-                        // the disposing thread may reach the handler now.
-                        instance.send(499)
-                        let sent = race.sent
-                        race.waitUntil { race.sent > sent + 16 }
-                    }
-                    race.stopAfterMoreSends()
+                    return
                 }
+                // Handlers disposed one after another while the other thread
+                // sends, each replaced by a new one.
+                var line = HandlerLine(instance, count: disposalsPerRound) { _, handler in
+                    { _ in handler.called() }
+                }
+                for _ in 0..<(stopping ? stoppedDisposalsPerRound : disposalsPerRound) {
+                    if stopping {
+                        // The sender stopped at an instant nobody chose; the
+                        // handler it calls next is disposed before it goes on.
+                        threads.whileStopping(thread: 0) {
+                            let next = line.next
+                            line.dispose(next, threads: threads)
+                            line.handlers[next].disposed()
+                        }
+                    } else {
+                        let next = line.first
+                        race.waitUntil { line.handlers[next].wasCalled }
+                        line.dispose(next, threads: threads)
+                        line.handlers[next].disposed()
+                    }
+                    // A send of this thread's own, right after: not even
+                    // the disposing thread may reach the handler now.
+                    instance.send(499)
+                    line.add()
+                    let sent = race.sent
+                    let gap = stopping ? Int.random(in: 1...4) : 16
+                    race.waitUntil { race.sent > sent + gap }
+                }
+                race.stopAfterMoreSends()
+                late.store(line.handlers.map(\.callsAfterDisposal).reduce(0, +), ordering: .relaxed)
+                line.disposeAll()
             }
             instance.settle()
-            let late = handlers.map(\.callsAfterDisposal).reduce(0, +)
-            guard late == 0 else {
-                return "\(late) calls started after dispose() had returned on another thread, while a thread sent"
+            let count = late.load(ordering: .relaxed)
+            guard count == 0 else {
+                return "\(count) calls started after dispose() had returned on another thread, while a thread sent"
             }
             return nil
         }
     }
+
+    /// How many handlers C9 disposes in a round whose sender it stops.
+    static let stoppedDisposalsPerRound = 64
 
     /// How many handlers C9 and C13 dispose in one round.
     static let disposalsPerRound = 16
@@ -458,7 +530,7 @@ extension Conformance {
             // a moment to show itself, then finish.
             _ = disposing.wait(timeout: .now() + .seconds(2))
             _ = disposing.wait(timeout: .now() + .seconds(2))
-            _ = entered.wait(timeout: .now() + .milliseconds(100))
+            _ = entered.wait(timeout: .now() + .milliseconds(25))
             finished.store(true, ordering: .sequentiallyConsistent)
         }
         instance.settle()
@@ -563,36 +635,66 @@ extension Conformance {
     ) { source in
         MeetingThreads.rounds(threads: 2, meetings: 64) { threads in
             let instance = source.make()
-            // Each handler's cancellation marks the values sent after it:
-            // value = 1_000 * (handlers cancelled so far) + index % 500.
-            let handlers = (0..<disposalsPerRound).map { _ in WatchedHandler() }
+            // Each value carries how many cancellations had returned when
+            // its send began: value = 1_000 * cancellations + index % 500;
+            // a handler cancelled as the nth must hear none marked n or more.
             let late = LockedValue<[String]>([])
             let cancelled = Atomic<Int>(0)
-            let subscriptions = handlers.enumerated().map { position, handler in
-                instance.subscribe { value in
-                    if value / 1_000 > position {
-                        late.modify { $0.append("handler \(position + 1) heard \(value % 1_000)") }
-                    }
-                    handler.called()
-                }
-            }
             let race = DisposalRace()
+            let releases = ReleaseWatch()
             threads.run { thread in
                 if thread == 0 {
+                    releases.watchThisThread()
                     race.sendUntilStopped { index in
                         let marked = 1_000 * cancelled.load(ordering: .sequentiallyConsistent)
                         threads.call { instance.send(marked + index % 500) }
                     }
-                } else {
-                    for (handler, subscription) in zip(handlers, subscriptions) {
-                        race.waitUntil { handler.wasCalled }
-                        threads.call { subscription.dispose() }
-                        cancelled.add(1, ordering: .sequentiallyConsistent)
-                        let sent = race.sent
-                        race.waitUntil { race.sent > sent + 16 }
-                    }
-                    race.stopAfterMoreSends()
+                    return
                 }
+                var line = HandlerLine(instance, count: disposalsPerRound) { id, handler in
+                    let probe = ReleaseProbe(releases)
+                    return { value in
+                        _ = probe
+                        if value / 1_000 >= handler.cancelledAs.load(ordering: .sequentiallyConsistent) {
+                            late.modify { $0.append("handler \(id + 1) heard \(value % 1_000)") }
+                        }
+                        handler.called()
+                    }
+                }
+                func cancel(_ id: Int) {
+                    line.handlers[id].cancelledAs.store(
+                        cancelled.load(ordering: .relaxed) + 1, ordering: .sequentiallyConsistent)
+                    line.dispose(id, threads: threads)
+                    cancelled.add(1, ordering: .sequentiallyConsistent)
+                }
+                for _ in 0..<2 * disposalsPerRound {
+                    if threads.stops {
+                        // The sender stopped at an instant nobody chose; the
+                        // handler it calls next is cancelled before it goes on.
+                        threads.whileStopping(thread: 0) { cancel(line.next) }
+                    } else {
+                        let first = line.first
+                        race.waitUntil { line.handlers[first].wasCalled }
+                        cancel(first)
+                    }
+                    let sent = race.sent
+                    let gap = Int.random(in: 1...16)
+                    race.waitUntil { race.sent >= sent + gap || releases.isWaiting }
+                    if releases.isWaiting {
+                        // The sender is releasing a cancelled handler, inside
+                        // the source (rebuilding its list, say): another
+                        // cancellation now, then sends before anything else
+                        // makes the source look at its list again.
+                        cancel(line.next)
+                        releases.letGo()
+                        let sent = race.sent
+                        race.waitUntil { race.sent >= sent + 8 }
+                    }
+                    line.refill(to: disposalsPerRound)
+                }
+                releases.letGo()
+                race.stopAfterMoreSends()
+                line.disposeAll()
             }
             instance.settle()
             let heard = late.value
@@ -634,6 +736,133 @@ extension Conformance {
             }
             return nil
         }
+    }
+}
+
+/// A line of handlers on one source, kept by the thread that disposes
+/// them: each disposed handler is replaced by a new one at the end of the
+/// line, so that a round disposes many while as many listen.
+struct HandlerLine {
+    /// Every handler subscribed, by id (in the order subscribed).
+    private(set) var handlers: [WatchedHandler] = []
+    private var subscriptions: [Disposable?] = []
+    /// The ids subscribed and not disposed, in the order subscribed.
+    private var line: [Int] = []
+    private let lastCalled = LastCalled()
+    private let instance: SourceUnderTest
+    private let makeHandler: (_ id: Int, WatchedHandler) -> @Sendable (Int) -> Void
+
+    /// Subscribes `count` handlers, made by `makeHandler` given their id
+    /// and the handler that watches them (whose `called()` they call).
+    init(
+        _ instance: SourceUnderTest,
+        count: Int,
+        makeHandler: @escaping (_ id: Int, WatchedHandler) -> @Sendable (Int) -> Void
+    ) {
+        self.instance = instance
+        self.makeHandler = makeHandler
+        for _ in 0..<count { add() }
+    }
+
+    /// The id first in line.
+    var first: Int { line[0] }
+
+    /// The id a sender calling its handlers in the order they subscribed
+    /// calls after the one it called last: the one to dispose while it is
+    /// stopped.
+    var next: Int {
+        let last = lastCalled.id.load(ordering: .relaxed)
+        return line.first { $0 > last } ?? line[0]
+    }
+
+    /// Subscribes a new handler at the end of the line.
+    mutating func add() {
+        let id = handlers.count
+        let watched = WatchedHandler()
+        let hear = makeHandler(id, watched)
+        let lastCalled = lastCalled
+        handlers.append(watched)
+        subscriptions.append(
+            instance.subscribe { value in
+                hear(value)
+                lastCalled.id.store(id, ordering: .relaxed)
+            })
+        line.append(id)
+    }
+
+    /// Disposes the handler `id`, through `threads`' ``MeetingThreads/call(_:)``.
+    mutating func dispose(_ id: Int, threads: MeetingThreads) {
+        let subscription = subscriptions[id]
+        threads.call { subscription?.dispose() }
+        subscriptions[id] = nil
+        line.removeAll { $0 == id }
+    }
+
+    /// Subscribes new handlers until `count` are in line.
+    mutating func refill(to count: Int) {
+        while line.count < count { add() }
+    }
+
+    /// Disposes every handler still in line.
+    mutating func disposeAll() {
+        for id in line { subscriptions[id]?.dispose() }
+        line.removeAll()
+    }
+
+    private final class LastCalled: Sendable {
+        let id = Atomic<Int>(-1)
+    }
+}
+
+/// Where a sending thread releases handlers: a source often drops its last
+/// reference to a cancelled handler inside its own critical step (while it
+/// rebuilds its list of handlers), so a handler whose release waits there a
+/// moment lets another thread act inside that step.
+final class ReleaseWatch: Sendable {
+    private let watched = Atomic<UInt>(0)
+    private let waiting = Atomic<Int>(0)
+    private let letGoCount = Atomic<Int>(0)
+
+    /// Watches the releases the calling thread makes.
+    func watchThisThread() {
+        watched.store(currentThreadIdentity(), ordering: .sequentiallyConsistent)
+    }
+
+    /// Whether a release on the watched thread waits to be let go.
+    var isWaiting: Bool {
+        waiting.load(ordering: .sequentiallyConsistent) > letGoCount.load(ordering: .sequentiallyConsistent)
+    }
+
+    /// Lets every waiting release go on.
+    func letGo() {
+        letGoCount.store(waiting.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
+    }
+
+    /// A release: on the watched thread, waits (a few microseconds at most)
+    /// to be let go.
+    func released() {
+        guard currentThreadIdentity() == watched.load(ordering: .sequentiallyConsistent) else { return }
+        let number = waiting.add(1, ordering: .sequentiallyConsistent).newValue
+        var spins = 0
+        while letGoCount.load(ordering: .sequentiallyConsistent) < number && spins < 20_000 {
+            spins += 1
+            if spins % 64 == 0 { sched_yield() }
+        }
+        letGoCount.max(number, ordering: .sequentiallyConsistent)
+    }
+}
+
+/// Captured by a handler: tells its ``ReleaseWatch`` when the source
+/// releases the handler.
+final class ReleaseProbe: Sendable {
+    private let watch: ReleaseWatch
+
+    init(_ watch: ReleaseWatch) {
+        self.watch = watch
+    }
+
+    deinit {
+        watch.released()
     }
 }
 
@@ -724,6 +953,8 @@ final class WatchedHandler: Sendable {
     private let calls = Atomic<Int>(0)
     private let isDisposed = Atomic<Bool>(false)
     private let late = Atomic<Int>(0)
+    /// Which cancellation, counting from 1, was this handler's (C13).
+    let cancelledAs = Atomic<Int>(Int.max)
 
     func called() {
         if isDisposed.load(ordering: .sequentiallyConsistent) { late.add(1, ordering: .relaxed) }
@@ -783,6 +1014,14 @@ final class DisposalRace: Sendable {
                 if ContinuousClock.now > deadline { return }
             }
         }
+    }
+
+    /// Spins until the sender has sent one more value, for at most a few
+    /// microseconds (the sender may be waiting for this thread).
+    func waitBrieflyForNextSend() {
+        let sent = sent
+        var spins = 0
+        while sentCount.load(ordering: .relaxed) == sent && spins < 20_000 { spins += 1 }
     }
 
     /// Lets the sender send 200 more values, then stops it.

@@ -8,7 +8,8 @@ import StateConformance
 // the rest goes on.
 
 let usage = """
-    Usage: state-conformance [--json] [--source TEXT]... [--rule ID]... [--runs N] [--faults] [--help]
+    Usage: state-conformance [--json] [--source TEXT]... [--rule ID]... [--runs N] [--faults] [--in-process]
+                             [--help]
 
       --json         one JSON object per (source, rule): source, rule, result
                      (pass, fail, inconclusive or n/a), detail, runs,
@@ -19,7 +20,11 @@ let usage = """
                      in some runs only, and a pass is a pass in every run
       --faults       check the kit's own broken sources instead, one fault
                      each, against the rule each breaks (or the --rule
-                     ones): every fault must fail its rule in every run
+                     ones): every fault must fail its rule in every run;
+                     and their correct twins, every rule
+      --in-process   check every source in this process, as the API does
+                     (`Conformance.check`): a crash ends the scorecard,
+                     and the time it took is written to standard error
       --help         show this help
 
     Each source is checked in a child process of its own: a crash (a trap, a
@@ -39,6 +44,7 @@ func badCommandLine(_ problem: String) -> Never {
 
 var json = false
 var faults = false
+var inProcess = false
 var runs = 1
 var sourceFilters: [String] = []
 var ruleFilters: [String] = []
@@ -49,6 +55,7 @@ while let argument = remaining.popFirst() {
     switch argument {
     case "--json": json = true
     case "--faults": faults = true
+    case "--in-process": inProcess = true
     case "--help":
         print(usage)
         exit(0)
@@ -78,9 +85,15 @@ while let argument = remaining.popFirst() {
 let faultSources = Conformance.faultSources.filter { fault in
     sourceFilters.isEmpty || sourceFilters.contains { fault.source.name.contains($0) }
 }
+// With `--faults`, the faulty sources' correct twins too: each must pass
+// every rule in every run, so that a fault is caught for its fault, not for
+// its design.
+let twins = Conformance.correctTwins.filter { source in
+    faults && (sourceFilters.isEmpty || sourceFilters.contains { source.name.contains($0) })
+}
 let sources =
     faults
-    ? faultSources.map(\.source)
+    ? faultSources.map(\.source) + twins
     : Conformance.packageSources.filter { source in
         sourceFilters.isEmpty || sourceFilters.contains { source.name.contains($0) }
     }
@@ -92,7 +105,7 @@ guard !sources.isEmpty else { badCommandLine("no source matches \(sourceFilters)
 // deadlock taking a rule's whole time limit, and say nothing of the kit).
 let rulesPerSource =
     faults && ruleFilters.isEmpty
-    ? faultSources.map { fault in rules.filter { $0.id == fault.rule } }
+    ? faultSources.map { fault in rules.filter { $0.id == fault.rule } } + twins.map { _ in rules }
     : sources.map { _ in rules }
 
 if let child {
@@ -100,9 +113,17 @@ if let child {
     exit(0)
 }
 
-let results = sources.indices.flatMap { index in
-    ChildProcess.check(
-        sourceAt: index, of: sources, rules: rulesPerSource[index], runs: runs, arguments: CommandLine.arguments)
+let started = ContinuousClock.now
+let results =
+    inProcess
+    ? sources.indices.flatMap { index in Conformance.check([sources[index]], rules: rulesPerSource[index], runs: runs) }
+    : sources.indices.flatMap { index in
+        ChildProcess.check(
+            sourceAt: index, of: sources, rules: rulesPerSource[index], runs: runs, arguments: CommandLine.arguments)
+    }
+if inProcess {
+    FileHandle.standardError.write(
+        Data("state-conformance: checked in process in \(ContinuousClock.now - started)\n".utf8))
 }
 
 guard faults else {
@@ -140,9 +161,31 @@ for fault in faultSources where ruleFilters.isEmpty || ruleFilters.contains(faul
         missed.append("  \(fault.source.name), \(fault.rule): caught in \(verdict) runs (\(why))")
     }
 }
+// Their correct twins: each must pass every rule in every run.
+var twinsPassed = 0
+if !json && !twins.isEmpty { print("\ncorrect twin".padding(toLength: 67, withPad: " ", startingAt: 0) + "passed") }
+for twin in twins {
+    let ownResults = results.filter { $0.source == twin.name && $0.outcome != .notApplicable }
+    let failing = ownResults.filter { !$0.passed }
+    if !json {
+        let verdict = failing.isEmpty ? "every rule, \(runs) of \(runs)" : failing.map(\.rule).joined(separator: ", ")
+        print(twin.name.padding(toLength: 66, withPad: " ", startingAt: 0) + verdict)
+    }
+    if failing.isEmpty {
+        twinsPassed += 1
+    } else {
+        for result in failing {
+            let verdict =
+                "\(result.failedRuns) of \(result.runs) runs"
+                + (result.inconclusiveRuns > 0 ? " (\(result.inconclusiveRuns) inconclusive)" : "")
+            missed.append("  \(twin.name), \(result.rule): the correct twin failed \(verdict) (\(result.outcome))")
+        }
+    }
+}
 if !json {
     print("")
-    print("\(caught) passed, \(missed.count) failed")
+    let twinsLine = twins.isEmpty ? "" : ", \(twinsPassed) correct twins passed"
+    print("\(caught) faults caught\(twinsLine), \(missed.count) failed")
     if !missed.isEmpty {
         print("")
         print(missed.joined(separator: "\n"))

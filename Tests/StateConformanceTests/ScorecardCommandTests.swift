@@ -50,7 +50,7 @@ struct ScorecardCommandTests {
     func faults() throws {
         let result = try run(["--faults", "--source", "replays", "--source", "traps", "--runs", "2"])
         #expect(result.status == 0, "\(result.output)")
-        #expect(result.output.contains("4 passed, 0 failed"), "\(result.output)")
+        #expect(result.output.contains("4 faults caught, 0 failed"), "\(result.output)")
         #expect(result.output.contains("a store that traps on concurrent dispatches"))
     }
 
