@@ -2,8 +2,9 @@ import Synchronization
 
 /// What happened when a state was handed to a subscriber.
 @usableFromInline
-enum DeliveryOutcome {
-    case delivered
+enum UpdateOutcome {
+    /// The subscriber's `update` ran.
+    case updated
     /// The value was not of the subscriber's state type.
     case mismatch(sent: Any.Type)
     /// The subscriber has been released.
@@ -12,7 +13,7 @@ enum DeliveryOutcome {
 
 /// One subscriber's link to a core: where and how it is notified.
 ///
-/// The subscription is an observer of the core's state source, which replays
+/// The link is an observer of the core's state source, which replays
 /// the current state when it joins and then hands it every new state, in
 /// the core's order.
 /// - On an `ImmediateScheduler` the subscriber is updated there and then,
@@ -28,7 +29,7 @@ enum DeliveryOutcome {
 /// core's state type where the core is used (state-bench S1 and S3: an
 /// unspecialised path looks up generic metadata on every update).
 @usableFromInline
-final class Subscription<StateType: State>: @unchecked Sendable {
+final class SubscriberLink<StateType: State>: @unchecked Sendable {
     // Safe to share: the stored properties are immutable or thread-safe,
     // except `reported`, which only updates touch, one at a time (in the
     // core's order for an immediate subscriber, in the gate otherwise).
@@ -37,7 +38,7 @@ final class Subscription<StateType: State>: @unchecked Sendable {
     @usableFromInline let key: ObjectIdentifier
     @usableFromInline weak let core: Core<StateType>?
     @usableFromInline let scheduler: Scheduler
-    @usableFromInline let deliver: (StateType) -> DeliveryOutcome
+    @usableFromInline let updateSubscriber: (StateType) -> UpdateOutcome
     @usableFromInline let expected: Any.Type
     /// The gate updates pass through on a scheduler other than an immediate
     /// one (nil for an immediate one, which runs inside the core's work).
@@ -52,14 +53,14 @@ final class Subscription<StateType: State>: @unchecked Sendable {
         core: Core<StateType>,
         subscriber: AnySubscriber,
         scheduler: Scheduler,
-        deliver: @escaping (StateType) -> DeliveryOutcome,
+        updateSubscriber: @escaping (StateType) -> UpdateOutcome,
         expected: Any.Type
     ) {
         self.core = core
         self.subscriber = subscriber
         key = ObjectIdentifier(subscriber)
         self.scheduler = scheduler
-        self.deliver = deliver
+        self.updateSubscriber = updateSubscriber
         self.expected = expected
         gate = scheduler is ImmediateScheduler ? nil : CallGate()
     }
@@ -92,8 +93,8 @@ final class Subscription<StateType: State>: @unchecked Sendable {
         }
         let update = UncheckedSendable((self, state))
         scheduler.schedule {
-            let (subscription, state) = update.value
-            subscription.updateThroughGate(with: state)
+            let (link, state) = update.value
+            link.updateThroughGate(with: state)
         }
     }
 
@@ -114,8 +115,8 @@ final class Subscription<StateType: State>: @unchecked Sendable {
     /// Updates the subscriber; reports a type mismatch once.
     @inlinable
     func update(with state: StateType) {
-        switch deliver(state) {
-        case .delivered:
+        switch updateSubscriber(state) {
+        case .updated:
             break
         case .released:
             released()
@@ -161,12 +162,12 @@ final class Subscription<StateType: State>: @unchecked Sendable {
 }
 
 extension Core {
-    /// Forgets `subscription` after its subscriber was released.
+    /// Forgets `link` after its subscriber was released.
     @usableFromInline
-    func forget(_ subscription: Subscription<StateType>) {
-        subscriptions.modify { table in
-            if table[subscription.key] === subscription {
-                table[subscription.key] = nil
+    func forget(_ link: SubscriberLink<StateType>) {
+        links.modify { table in
+            if table[link.key] === link {
+                table[link.key] = nil
             }
         }
     }
@@ -174,11 +175,11 @@ extension Core {
 
 /// Updates `whole` with each state, until it is released.
 @inlinable
-func wholeDelivery<StateType>(to whole: any Subscriber<StateType>) -> (StateType) -> DeliveryOutcome {
+func wholeUpdate<StateType>(of whole: any Subscriber<StateType>) -> (StateType) -> UpdateOutcome {
     { [weak whole] state in
         guard let whole else { return .released }
         whole.update(with: state)
-        return .delivered
+        return .updated
     }
 }
 
@@ -193,54 +194,54 @@ func wholeDelivery<StateType>(to whole: any Subscriber<StateType>) -> (StateType
 struct SubscriberResolver<StateType> {
     /// Makes the function that updates one subscriber of this type, and the
     /// type it expects.
-    @usableFromInline let delivery:
-        (AnySubscriber, ((StateType) -> Any)?) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type)
+    @usableFromInline let makeUpdate:
+        (AnySubscriber, ((StateType) -> Any)?) -> (update: (StateType) -> UpdateOutcome, expected: Any.Type)
 
     /// Resolves the type of `subscriber`; the one runtime cast per type.
     @usableFromInline
     init(resolving subscriber: AnySubscriber, selected: Bool) {
         if !selected, let whole = subscriber as? any Subscriber<StateType> {
-            delivery = Self.whole(whole)
+            makeUpdate = Self.whole(whole)
         } else if let typed = subscriber as? any Subscriber {
-            delivery = Self.typed(typed)
+            makeUpdate = Self.typed(typed)
         } else {
-            delivery = { subscriber, selector in
-                let deliver: (StateType) -> DeliveryOutcome = { [weak subscriber] state in
+            makeUpdate = { subscriber, selector in
+                let update: (StateType) -> UpdateOutcome = { [weak subscriber] state in
                     guard let subscriber else { return .released }
                     subscriber._update(with: selector.map { $0(state) } ?? state)
-                    return .delivered
+                    return .updated
                 }
-                return (deliver, Any.self)
+                return (update, Any.self)
             }
         }
     }
 
     private static func whole<S: Subscriber>(
         _: S
-    ) -> (AnySubscriber, ((StateType) -> Any)?) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type)
+    ) -> (AnySubscriber, ((StateType) -> Any)?) -> (update: (StateType) -> UpdateOutcome, expected: Any.Type)
     where S.StateType == StateType {
         { subscriber, _ in
             // The type was checked when it was resolved; the existential
             // made here needs no cast, and calling through it needs no
             // generic metadata on each update.
             let whole: any Subscriber<StateType> = unsafeDowncast(subscriber, to: S.self)
-            return (wholeDelivery(to: whole), StateType.self)
+            return (wholeUpdate(of: whole), StateType.self)
         }
     }
 
     private static func typed<S: Subscriber>(
         _: S
-    ) -> (AnySubscriber, ((StateType) -> Any)?) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type) {
+    ) -> (AnySubscriber, ((StateType) -> Any)?) -> (update: (StateType) -> UpdateOutcome, expected: Any.Type) {
         { subscriber, selector in
             let typed = unsafeDowncast(subscriber, to: S.self)
-            let deliver: (StateType) -> DeliveryOutcome = { [weak typed] state in
+            let update: (StateType) -> UpdateOutcome = { [weak typed] state in
                 guard let typed else { return .released }
                 let value: Any = selector.map { $0(state) } ?? state
                 guard let selected = value as? S.StateType else { return .mismatch(sent: type(of: value)) }
                 typed.update(with: selected)
-                return .delivered
+                return .updated
             }
-            return (deliver, S.StateType.self)
+            return (update, S.StateType.self)
         }
     }
 }
