@@ -179,14 +179,8 @@ public final class Core<StateType: State> {
     ///     when `nil`. It runs on `scheduler`.
     @inlinable
     public func add(subscriber: AnySubscriber, notifyOn scheduler: Scheduler, selector: ((StateType) -> Any)? = nil) {
-        let (update, expected) = resolver(for: subscriber, selected: selector != nil).makeUpdate(subscriber, selector)
-        let link = SubscriberLink(
-            core: self,
-            subscriber: subscriber,
-            scheduler: scheduler,
-            updateSubscriber: update,
-            expected: expected
-        )
+        let updater = resolver(for: subscriber, selected: selector != nil).updater(for: subscriber, selector: selector)
+        let link = SubscriberLink(core: self, subscriber: subscriber, scheduler: scheduler, updater: updater)
         guard register(link) else { return }
         link.join(source)
     }

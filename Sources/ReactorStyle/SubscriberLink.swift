@@ -1,16 +1,5 @@
 import Synchronization
 
-/// What happened when a state was handed to a subscriber.
-@usableFromInline
-enum UpdateOutcome {
-    /// The subscriber's `update` ran.
-    case updated
-    /// The value was not of the subscriber's state type.
-    case mismatch(sent: Any.Type)
-    /// The subscriber has been released.
-    case released
-}
-
 /// One subscriber's link to a core: where and how it is notified.
 ///
 /// The link is an observer of the core's state source, which replays
@@ -38,8 +27,8 @@ final class SubscriberLink<StateType: State>: @unchecked Sendable {
     @usableFromInline let key: ObjectIdentifier
     @usableFromInline weak let core: Core<StateType>?
     @usableFromInline let scheduler: Scheduler
-    @usableFromInline let updateSubscriber: (StateType) -> UpdateOutcome
-    @usableFromInline let expected: Any.Type
+    /// How the subscriber is handed a state.
+    @usableFromInline let updater: SubscriberUpdater<StateType>
     /// The gate updates pass through on a scheduler other than an immediate
     /// one (nil for an immediate one, which runs inside the core's work).
     @usableFromInline let gate: CallGate?
@@ -53,15 +42,13 @@ final class SubscriberLink<StateType: State>: @unchecked Sendable {
         core: Core<StateType>,
         subscriber: AnySubscriber,
         scheduler: Scheduler,
-        updateSubscriber: @escaping (StateType) -> UpdateOutcome,
-        expected: Any.Type
+        updater: SubscriberUpdater<StateType>
     ) {
         self.core = core
         self.subscriber = subscriber
         key = ObjectIdentifier(subscriber)
         self.scheduler = scheduler
-        self.updateSubscriber = updateSubscriber
-        self.expected = expected
+        self.updater = updater
         gate = scheduler is ImmediateScheduler ? nil : CallGate()
     }
 
@@ -115,7 +102,7 @@ final class SubscriberLink<StateType: State>: @unchecked Sendable {
     /// Updates the subscriber; reports a type mismatch once.
     @inlinable
     func update(with state: StateType) {
-        switch updateSubscriber(state) {
+        switch updater.update(state) {
         case .updated:
             break
         case .released:
@@ -138,7 +125,7 @@ final class SubscriberLink<StateType: State>: @unchecked Sendable {
         guard !reported else { return }
         reported = true
         let subscriberType: Any.Type = subscriber.map { type(of: $0) as Any.Type } ?? (any AnySubscriber).self
-        Diagnostics.report(.stateTypeMismatch(subscriber: subscriberType, expected: expected, sent: sent))
+        Diagnostics.report(.stateTypeMismatch(subscriber: subscriberType, expected: updater.expectedType, sent: sent))
     }
 
     /// Stops every further update: once this returns, no `update` starts.
@@ -169,79 +156,6 @@ extension Core {
             if table[link.key] === link {
                 table[link.key] = nil
             }
-        }
-    }
-}
-
-/// Updates `whole` with each state, until it is released.
-@inlinable
-func wholeUpdate<StateType>(of whole: any Subscriber<StateType>) -> (StateType) -> UpdateOutcome {
-    { [weak whole] state in
-        guard let whole else { return .released }
-        whole.update(with: state)
-        return .updated
-    }
-}
-
-/// How the subscribers of one type are updated, found once per type.
-///
-/// A typed ``Subscriber`` of the core's whole state gets
-/// ``Subscriber/update(with:)`` called directly (no boxing, no cast per
-/// update); a typed subscriber with a selector gets the selected value cast
-/// to its `StateType`; any other ``AnySubscriber`` gets
-/// ``AnySubscriber/_update(with:)``.
-@usableFromInline
-struct SubscriberResolver<StateType> {
-    /// Makes the function that updates one subscriber of this type, and the
-    /// type it expects.
-    @usableFromInline let makeUpdate:
-        (AnySubscriber, ((StateType) -> Any)?) -> (update: (StateType) -> UpdateOutcome, expected: Any.Type)
-
-    /// Resolves the type of `subscriber`; the one runtime cast per type.
-    @usableFromInline
-    init(resolving subscriber: AnySubscriber, selected: Bool) {
-        if !selected, let whole = subscriber as? any Subscriber<StateType> {
-            makeUpdate = Self.whole(whole)
-        } else if let typed = subscriber as? any Subscriber {
-            makeUpdate = Self.typed(typed)
-        } else {
-            makeUpdate = { subscriber, selector in
-                let update: (StateType) -> UpdateOutcome = { [weak subscriber] state in
-                    guard let subscriber else { return .released }
-                    subscriber._update(with: selector.map { $0(state) } ?? state)
-                    return .updated
-                }
-                return (update, Any.self)
-            }
-        }
-    }
-
-    private static func whole<S: Subscriber>(
-        _: S
-    ) -> (AnySubscriber, ((StateType) -> Any)?) -> (update: (StateType) -> UpdateOutcome, expected: Any.Type)
-    where S.StateType == StateType {
-        { subscriber, _ in
-            // The type was checked when it was resolved; the existential
-            // made here needs no cast, and calling through it needs no
-            // generic metadata on each update.
-            let whole: any Subscriber<StateType> = unsafeDowncast(subscriber, to: S.self)
-            return (wholeUpdate(of: whole), StateType.self)
-        }
-    }
-
-    private static func typed<S: Subscriber>(
-        _: S
-    ) -> (AnySubscriber, ((StateType) -> Any)?) -> (update: (StateType) -> UpdateOutcome, expected: Any.Type) {
-        { subscriber, selector in
-            let typed = unsafeDowncast(subscriber, to: S.self)
-            let update: (StateType) -> UpdateOutcome = { [weak typed] state in
-                guard let typed else { return .released }
-                let value: Any = selector.map { $0(state) } ?? state
-                guard let selected = value as? S.StateType else { return .mismatch(sent: type(of: value)) }
-                typed.update(with: selected)
-                return .updated
-            }
-            return (update, S.StateType.self)
         }
     }
 }
