@@ -227,7 +227,7 @@ extension ObservableProperty {
                     guard let self else { return nil }
                     let replaced = InputRecorder.exchange(
                         recorder, in: self, recorderAt: \.recorder, flagAt: \.isRecording)
-                    return (replaced, source.currentValue())
+                    return RecorderExchange(replaced: replaced, state: source.currentValue())
                 },
                 moveTo: moveTo
             )

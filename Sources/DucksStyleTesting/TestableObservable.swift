@@ -96,7 +96,7 @@ public final class TestableObservable<Element>: ObservableType {
     private func subscribe(_ observer: AnyObserver<Element>) -> Disposable {
         switch kind {
         case .hot(let registry):
-            return registry.add { event in event.deliver(to: observer) }
+            return registry.add { event in event.send(to: observer) }
         case .cold:
             // The observer is only called from the scheduler's work, on the
             // thread that advances it.
@@ -104,7 +104,7 @@ public final class TestableObservable<Element>: ObservableType {
             let pending = recordedEvents.map { recorded in
                 let event = UncheckedSendable(recorded.value)
                 return scheduler.schedule(after: .ofTicks(recorded.time)) {
-                    event.value.deliver(to: observer.value)
+                    event.value.send(to: observer.value)
                 }
             }
             return Disposables.create {
@@ -120,7 +120,7 @@ extension TestableObservable: Sendable where Element: Sendable {}
 
 extension Recorded.Event {
     /// Sends this event to `observer`.
-    func deliver(to observer: AnyObserver<Element>) {
+    func send(to observer: AnyObserver<Element>) {
         switch self {
         case .next(let element): observer.onNext(element)
         case .error(let error): observer.onError(error)

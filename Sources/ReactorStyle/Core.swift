@@ -51,15 +51,15 @@ import Synchronization
 /// `Core` is `Sendable` when its state is, so commands may capture it and
 /// fire from other threads.
 public final class Core<StateType: State> {
-    /// The state and the subscriptions it feeds; its delivery order is the
+    /// The state and the subscriber links it feeds; its delivery order is the
     /// order of all the core's work.
     @usableFromInline let source: StateSource<CurrentValue<StateType>>
     /// The state as the core's work sees it; only touched in the core's
     /// order.
     @usableFromInline @exclusivity(unchecked) var working: StateType
     @usableFromInline let middlewares: [AnyMiddleware]
-    /// Every subscription not yet removed, by subscriber.
-    @usableFromInline let subscriptions = LockedValue<[ObjectIdentifier: Subscription<StateType>]>([:])
+    /// Every subscriber's link not yet removed, by subscriber.
+    @usableFromInline let links = LockedValue<[ObjectIdentifier: SubscriberLink<StateType>]>([:])
     /// How each type of subscriber is updated, resolved once per type.
     @usableFromInline let resolvers = LockedValue<[ResolverKey: SubscriberResolver<StateType>]>([:])
     /// The core's own serial queue, for subscribers added with a `nil` queue.
@@ -107,31 +107,31 @@ public final class Core<StateType: State> {
     /// the next state reaches it.
     @usableFromInline
     func labelSource() {
-        let subscriptions = subscriptions
+        let links = links
         source.label(flavour: "ReactorStyle", type: "\(Core<StateType>.self)") {
-            Self.releasedObservers(in: subscriptions)
+            Self.releasedObservers(in: links)
         }
     }
 
     /// The observers, in the core's source, of subscribers released without
     /// `remove`, by the identity of the disposable the source handed out.
     static func releasedObservers(
-        in subscriptions: LockedValue<[ObjectIdentifier: Subscription<StateType>]>
+        in links: LockedValue<[ObjectIdentifier: SubscriberLink<StateType>]>
     ) -> Set<ObjectIdentifier> {
         // A copy, checked outside the lock: checking a subscriber may be its
         // last release, which runs its deinit.
-        let table = subscriptions.value
+        let table = links.value
         var released = Set<ObjectIdentifier>()
-        for subscription in table.values
-        where subscription.subscriber == nil && !subscription.cancelled.load(ordering: .acquiring) {
-            if let observer = subscription.observer.disposable { released.insert(ObjectIdentifier(observer)) }
+        for link in table.values
+        where link.subscriber == nil && !link.cancelled.load(ordering: .acquiring) {
+            if let observer = link.observer.disposable { released.insert(ObjectIdentifier(observer)) }
         }
         return released
     }
 
     deinit {
-        for subscription in subscriptions.value.values {
-            subscription.cancel(waiting: false)
+        for link in links.value.values {
+            link.cancel(waiting: false)
         }
     }
 
@@ -179,16 +179,10 @@ public final class Core<StateType: State> {
     ///     when `nil`. It runs on `scheduler`.
     @inlinable
     public func add(subscriber: AnySubscriber, notifyOn scheduler: Scheduler, selector: ((StateType) -> Any)? = nil) {
-        let (deliver, expected) = resolver(for: subscriber, selected: selector != nil).delivery(subscriber, selector)
-        let subscription = Subscription(
-            core: self,
-            subscriber: subscriber,
-            scheduler: scheduler,
-            deliver: deliver,
-            expected: expected
-        )
-        guard register(subscription) else { return }
-        subscription.join(source)
+        let updater = resolver(for: subscriber, selected: selector != nil).updater(for: subscriber, selector: selector)
+        let link = SubscriberLink(core: self, subscriber: subscriber, scheduler: scheduler, updater: updater)
+        guard register(link) else { return }
+        link.join(source)
     }
 
     /// How subscribers of `subscriber`'s type are updated: resolved with a
@@ -206,19 +200,19 @@ public final class Core<StateType: State> {
         return resolver
     }
 
-    /// Records `subscription` unless its subscriber is already subscribed.
+    /// Records `link` unless its subscriber is already subscribed.
     @inlinable
-    func register(_ subscription: Subscription<StateType>) -> Bool {
-        guard let subscriber = subscription.subscriber else { return false }
+    func register(_ link: SubscriberLink<StateType>) -> Bool {
+        guard let subscriber = link.subscriber else { return false }
         let key = ObjectIdentifier(subscriber)
-        let (isNew, replaced) = subscriptions.modify { table -> (Bool, Subscription<StateType>?) in
+        let (isNew, replaced) = links.modify { table -> (Bool, SubscriberLink<StateType>?) in
             let existing = table[key]
             // A released subscriber's address may have been reused, and a
-            // subscription being removed gives way to a new one.
+            // link being removed gives way to a new one.
             if let existing, existing.subscriber != nil, !existing.cancelled.load(ordering: .acquiring) {
                 return (false, nil)
             }
-            table[key] = subscription
+            table[key] = link
             return (true, existing)
         }
         replaced?.cancel(waiting: false)
@@ -242,13 +236,13 @@ public final class Core<StateType: State> {
     @inlinable
     public func remove(subscriber: AnySubscriber) {
         let key = ObjectIdentifier(subscriber)
-        let found = subscriptions.value[key]
-        guard let subscription = found, subscription.subscriber === subscriber else { return }
+        let found = links.value[key]
+        guard let link = found, link.subscriber === subscriber else { return }
         // Cancelled while still in the table: a concurrent `remove` finds it
         // and waits as this one does.
-        subscription.cancel(waiting: !isInCallback)
-        subscriptions.modify { table in
-            if table[key] === subscription { table[key] = nil }
+        link.cancel(waiting: !isInCallback)
+        links.modify { table in
+            if table[key] === link { table[key] = nil }
         }
     }
 
@@ -307,7 +301,7 @@ public final class Core<StateType: State> {
         for middleware in middlewares {
             middleware._process(event: event, state: state)
         }
-        source.deliver(state)
+        source.announce(state)
     }
 
     /// Applies one event and records it in the attached log, or rejects it
@@ -330,7 +324,7 @@ public final class Core<StateType: State> {
         for middleware in middlewares {
             middleware._process(event: event, state: state)
         }
-        source.deliver(state)
+        source.announce(state)
     }
 }
 

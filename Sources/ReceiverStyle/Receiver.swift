@@ -194,7 +194,7 @@ extension Receiver {
                     guard let self else { return nil }
                     let replaced = InputRecorder.exchange(
                         recorder, in: self, recorderAt: \.recorder, flagAt: \.isRecording)
-                    return (replaced, nil)
+                    return RecorderExchange(replaced: replaced, state: nil)
                 },
                 moveTo: nil
             )

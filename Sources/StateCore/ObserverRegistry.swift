@@ -51,9 +51,9 @@ import Synchronization
 ///   ``Scheduler``.
 public final class ObserverRegistry<Value>: @unchecked Sendable {
     // Safe to share: `entries` and `isDelivering` are only touched while
-    // holding `delivery` (in delivery order, or excluding it), so a
+    // holding `deliveryLock` (in delivery order, or excluding it), so a
     // delivery reads `entries` without a lock of its own; handlers run only
-    // while `delivery` is held, so never two at a time; values are
+    // while `deliveryLock` is held, so never two at a time; values are
     // delivered on the thread that sent them (queued ones by the same
     // holder thread that queued them), so they never cross threads here.
 
@@ -72,9 +72,9 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
 
     /// The serialisation of this registry's deliveries; flavours use it to
     /// keep their own state in step with the delivery order.
-    @usableFromInline package let delivery: DeliveryLock
+    @usableFromInline package let deliveryLock: DeliveryLock
     /// The handlers taking part in deliveries; only touched while holding
-    /// ``delivery`` (state-bench S1 and S2: a delivery takes no second lock).
+    /// ``deliveryLock`` (state-bench S1 and S2: a delivery takes no second lock).
     @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<Entry> = []
     /// `entries.count`, readable from any thread, in the low bits; in the
     /// top byte, the number of `LiveRegistries` scopes watching the
@@ -86,20 +86,20 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     static var watchUnit: Int { 1 << (Int.bitWidth - 8) }
     /// Whether this registry shares another registry's delivery lock: it is
     /// only ever sent to from inside that registry's deliveries.
-    @usableFromInline let sharesDelivery: Bool
+    @usableFromInline let sharesDeliveryLock: Bool
     /// Whether this registry's handlers are running; only touched by the
     /// delivery lock's holder.
     @usableFromInline @exclusivity(unchecked) var isDelivering = false
 
     /// Creates a registry with no handlers.
     public init() {
-        delivery = DeliveryLock()
-        sharesDelivery = false
+        deliveryLock = DeliveryLock()
+        sharesDeliveryLock = false
         registerLive()
     }
 
     /// Creates a registry that is only ever sent to from inside the
-    /// deliveries of the source that owns `delivery` (a derived stream, such
+    /// deliveries of the source that owns `lock` (a derived stream, such
     /// as an operator's output), and shares that source's delivery lock.
     ///
     /// A send from inside the source's delivery is delivered at once instead
@@ -108,9 +108,9 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// error (asserted in debug builds). Adding and disposing handlers works
     /// from any thread, as on any registry.
     @usableFromInline
-    package init(sharingDelivery delivery: DeliveryLock) {
-        self.delivery = delivery
-        sharesDelivery = true
+    package init(sharingDeliveryLock lock: DeliveryLock) {
+        deliveryLock = lock
+        sharesDeliveryLock = true
         registerLive()
     }
 
@@ -161,7 +161,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// - Complexity: O(*n*) for *n* handlers.
     @inlinable
     public func send(_ value: Value) {
-        delivery.inOrder(joiningCurrentDelivery: sendJoinsCurrentDelivery) {
+        deliveryLock.inOrder(joiningCurrentDelivery: sendJoinsCurrentDelivery) {
             deliver(value)
         } orLater: {
             { self.deliver(value) }
@@ -189,7 +189,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     ///   - record: Notes the value in the source's own state.
     @inlinable
     public func send(_ value: Value, record: @escaping (Value) -> Void) {
-        delivery.inOrder(joiningCurrentDelivery: sendJoinsCurrentDelivery) {
+        deliveryLock.inOrder(joiningCurrentDelivery: sendJoinsCurrentDelivery) {
             record(value)
             deliver(value)
         } orLater: {
@@ -214,10 +214,10 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     @discardableResult
     public func add(_ handler: @escaping (Value) -> Void) -> Disposable {
         let entry = Entry(subscription: Subscription(registry: self), handler: handler)
-        if delivery.isHeldByCurrentThread {
-            delivery.enqueue { self.activate(entry, replaying: nil) }
+        if deliveryLock.isHeldByCurrentThread {
+            deliveryLock.enqueue { self.activate(entry, replaying: nil) }
         } else {
-            delivery.withDelivery { append(entry) }
+            deliveryLock.withLock { append(entry) }
         }
         return entry.subscription
     }
@@ -251,7 +251,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         // Through the delivery lock even when it is shared: a handler added
         // from inside the source's delivery joins after it, as on any
         // registry, and its replay then includes what that delivery derived.
-        delivery.inOrder {
+        deliveryLock.inOrder {
             activate(entry, replaying: replay)
         } orLater: {
             { self.activate(entry, replaying: replay) }
@@ -266,13 +266,13 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// handlers (queued, as on any registry).
     @inlinable
     package var sendJoinsCurrentDelivery: Bool {
-        sharesDelivery && !isDelivering
+        sharesDeliveryLock && !isDelivering
     }
 
     /// Runs `perform(owner, job)` in this registry's delivery order without
     /// ever waiting for another thread; see ``DeliveryLock/post(_:_:_:)``.
     package func post<Owner: AnyObject, Job>(_ owner: Owner, _ job: Job, _ perform: @escaping (Owner, Job) -> Void) {
-        delivery.post(owner, job, perform)
+        deliveryLock.post(owner, job, perform)
     }
 
     /// Whether the calling thread is running this registry's deliveries now.
@@ -280,12 +280,13 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// For assertions in code that must run in delivery order.
     @usableFromInline
     package var isInDeliveryOrder: Bool {
-        delivery.isHeldByCurrentThread
+        deliveryLock.isHeldByCurrentThread
     }
 
-    /// Hands `value` to every handler registered now.
+    /// Delivers `value`: hands it to every handler registered now. (In
+    /// StateCore, to deliver is only ever this.)
     ///
-    /// Only call it in delivery order (inside `delivery.inOrder`).
+    /// Only call it in delivery order (inside `deliveryLock.inOrder`).
     @inlinable
     package func deliver(_ value: Value) {
         // An index loop over a local copy calls each handler without
@@ -352,7 +353,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// before the first).
     @inlinable
     func remove(_ subscription: Subscription) {
-        let removed = delivery.excludingDelivery { () -> Entry? in
+        let removed = deliveryLock.excludingDelivery { () -> Entry? in
             guard let index = entries.firstIndex(where: { $0.subscription === subscription }) else {
                 return nil
             }

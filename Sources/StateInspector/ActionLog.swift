@@ -198,7 +198,7 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
     public var rejectedCount: Int { memory.value.rejectedCount }
 
     /// Whether the log is attached to a store.
-    public var isAttached: Bool { memory.value.connection?.isAlive() ?? false }
+    public var isAttached: Bool { memory.value.connection?.isAlive ?? false }
 
     /// The sequence number of the entry whose state the store was moved to,
     /// or nil when the store is at the present.
@@ -222,13 +222,13 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         // resume on another thread may drop the entry, or renumber.
         var failure: TravelError?
         var returned = false
-        connection.inOrder { [self] in
+        connection.runInStoreOrder { [self] in
             let resolved = Result { () throws(TravelError) in try memory.value.travelTarget(sequence) }
             switch resolved {
             case .success(let (current, target)) where current.owner == connection.owner:
                 // Recorded before the observers hear the state: inside them
                 // the log already says where the store is.
-                current.move(target) { left in
+                current.move(to: target) { left in
                     memory.modify { $0.beginTravel(at: sequence, leaving: left) }
                 }
             case .success:
@@ -255,9 +255,9 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
             memory.modify { $0.travel = nil }
             return
         }
-        connection.inOrder { [self] in
+        connection.runInStoreOrder { [self] in
             guard let present = memory.modify({ $0.endTravel() }) else { return }
-            connection.move(present)
+            connection.move(to: present)
         }
     }
 
@@ -271,7 +271,7 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
             memory.modify { $0.travel = nil }
             return
         }
-        connection.inOrder { [self] in
+        connection.runInStoreOrder { [self] in
             memory.modify { $0.resume() }
         }
     }
@@ -292,7 +292,7 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
     package func canConnect(owner: ObjectIdentifier, flavour: String) -> Bool {
         let free = memory.modify { memory in
             guard let current = memory.connection else { return true }
-            return current.owner == owner || !current.isAlive()
+            return current.owner == owner || !current.isAlive
         }
         if !free {
             Diagnostics.report(
@@ -307,7 +307,7 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
 
     /// Connects the log to a store; runs in the store's order, after
     /// ``canConnect(owner:flavour:)``.
-    package func connect(_ connection: Connection, state: State?) {
+    package func connect(_ connection: any LogConnection<State>, state: State?) {
         memory.modify { memory in
             memory.connection = connection
             memory.travel = nil
@@ -317,35 +317,35 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
 
     /// Whether ``restart(from:)`` can move the store: the log is attached
     /// to a store with time travel.
-    package var canRestart: Bool { memory.value.connection?.moveTo != nil }
+    package var canRestart: Bool { memory.value.connection?.canTravel ?? false }
 
     /// Moves the attached store to `state` as the start of a replayed
     /// segment, in the store's order, and records a new segment from
     /// there; does nothing unless ``canRestart``.
     package func restart(from state: State) {
-        guard let connection = memory.value.connection, connection.moveTo != nil else { return }
-        connection.inOrder { [self] in
-            connection.move(state)
+        guard let connection = memory.value.connection, connection.canTravel else { return }
+        connection.runInStoreOrder { [self] in
+            connection.move(to: state)
             memory.modify { $0.startSegment(at: state) }
         }
     }
 
     /// Replaces the connection with a newer attachment to the same store,
     /// keeping everything else; runs in the store's order.
-    package func reconnect(_ connection: Connection) {
+    package func reconnect(_ connection: any LogConnection<State>) {
         memory.modify { $0.connection = connection }
     }
 
     /// Disconnects the log from `owner`, moving the store back to the
     /// present if the log was travelling; runs in the store's order.
     package func disconnect(from owner: ObjectIdentifier) {
-        let (connection, present) = memory.modify { memory -> (Connection?, State?) in
+        let (connection, present) = memory.modify { memory -> ((any LogConnection<State>)?, State?) in
             guard let connection = memory.connection, connection.owner == owner else { return (nil, nil) }
             memory.connection = nil
             return (connection, memory.endTravel())
         }
         if let connection, let present {
-            connection.move(present)
+            connection.move(to: present)
         }
     }
 
@@ -379,44 +379,6 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
 }
 
 extension ActionLog {
-    /// What a store gives the log it is attached to.
-    package struct Connection {
-        /// The store, for telling connections apart.
-        package let owner: ObjectIdentifier
-        /// Whether the store still exists.
-        package let isAlive: () -> Bool
-        /// The store's module, for diagnostics.
-        package let flavour: String
-        /// Runs work in the store's delivery order.
-        package let inOrder: (@escaping () -> Void) -> Void
-        /// Moves the store to a state and tells its observers (in order),
-        /// first handing the state it leaves to the closure given; nil when
-        /// the flavour has no time travel.
-        package let moveTo: ((State, (State) -> Void) -> Void)?
-        /// Detaches the log from the store.
-        package let detach: () -> Void
-
-        package init(
-            owner: ObjectIdentifier,
-            isAlive: @escaping () -> Bool,
-            flavour: String,
-            inOrder: @escaping (@escaping () -> Void) -> Void,
-            moveTo: ((State, (State) -> Void) -> Void)?,
-            detach: @escaping () -> Void
-        ) {
-            self.owner = owner
-            self.isAlive = isAlive
-            self.flavour = flavour
-            self.inOrder = inOrder
-            self.moveTo = moveTo
-            self.detach = detach
-        }
-
-        func move(_ state: State, leaving: (State) -> Void = { _ in }) {
-            moveTo?(state, leaving)
-        }
-    }
-
     /// What the log holds, behind its lock.
     struct Memory {
         let capacity: Int
@@ -436,7 +398,7 @@ extension ActionLog {
         /// Where each segment kept starts, oldest first; the first may
         /// have lost entries to the capacity.
         var segmentStarts: [SegmentStart] = []
-        var connection: Connection?
+        var connection: (any LogConnection<State>)?
         var travel: (position: Int, present: State)?
 
         init(capacity: Int) {
@@ -526,7 +488,7 @@ extension ActionLog {
             }
         }
 
-        func isConnected(_ candidate: Connection) -> Bool {
+        func isConnected(_ candidate: any LogConnection<State>) -> Bool {
             connection?.owner == candidate.owner
         }
 
@@ -542,9 +504,9 @@ extension ActionLog {
 
         /// The connection and the state to move to for a travel to
         /// `sequence`.
-        func travelTarget(_ sequence: Int) throws(TravelError) -> (Connection, State) {
-            guard let connection, connection.isAlive() else { throw .notAttached }
-            guard connection.moveTo != nil else { throw .notSupported(flavour: connection.flavour) }
+        func travelTarget(_ sequence: Int) throws(TravelError) -> (any LogConnection<State>, State) {
+            guard let connection, connection.isAlive else { throw .notAttached }
+            guard connection.canTravel else { throw .notSupported(flavour: connection.flavour) }
             if let entry = entry(sequence) { return (connection, entry.state) }
             if let start = start, sequence == start.sequence { return (connection, start.state) }
             throw .noSuchEntry(sequence: sequence, kept: start.map { $0.sequence...(nextSequence - 1) })

@@ -12,9 +12,9 @@ package struct LogAttachment<Input, Value, Snapshot> {
     let snapshot: (Value) -> Snapshot
     /// Puts a recorder in the store and returns the one it replaces.
     ///
-    /// Returns it with the store's state now (nil for a receiver that has
-    /// sent nothing); nil when the store is gone. Runs in the store's order.
-    let exchange: (InputRecorder<Input, Value>?) -> (replaced: InputRecorder<Input, Value>?, state: Value?)?
+    /// Returns it with the store's state now; nil when the store is gone.
+    /// Runs in the store's order.
+    let exchange: (InputRecorder<Input, Value>?) -> RecorderExchange<Input, Value>?
     /// Moves the store to a recorded state and tells its observers (in
     /// order), first handing the state it leaves to the closure given; nil
     /// when the flavour has no time travel.
@@ -24,7 +24,7 @@ package struct LogAttachment<Input, Value, Snapshot> {
         flavour: String,
         owner: AnyObject,
         snapshot: @escaping (Value) -> Snapshot,
-        exchange: @escaping (InputRecorder<Input, Value>?) -> (replaced: InputRecorder<Input, Value>?, state: Value?)?,
+        exchange: @escaping (InputRecorder<Input, Value>?) -> RecorderExchange<Input, Value>?,
         moveTo: ((Snapshot, (Snapshot) -> Void) -> Void)?
     ) {
         self.flavour = flavour
@@ -33,6 +33,20 @@ package struct LogAttachment<Input, Value, Snapshot> {
         self.snapshot = snapshot
         self.exchange = exchange
         self.moveTo = moveTo
+    }
+}
+
+/// What a store hands back when a log exchanges its recorder.
+package struct RecorderExchange<Input, Value> {
+    /// The recorder the store held until now; nil when it held none.
+    let replaced: InputRecorder<Input, Value>?
+    /// The store's state now; nil for a receiver that has sent nothing.
+    let state: Value?
+
+    /// Creates the answer of a store that held `replaced` and is in `state`.
+    package init(replaced: InputRecorder<Input, Value>?, state: Value?) {
+        self.replaced = replaced
+        self.state = state
     }
 }
 
@@ -56,7 +70,7 @@ extension LogAttachment where Snapshot == Value {
             exchange: { [weak owner] new in
                 guard let owner else { return nil }
                 let replaced = InputRecorder.exchange(new, in: owner, recorderAt: recorder, flagAt: isRecording)
-                return (replaced, owner[keyPath: working])
+                return RecorderExchange(replaced: replaced, state: owner[keyPath: working])
             },
             moveTo: { [weak owner] state, leaving in
                 guard let owner else { return }
@@ -79,14 +93,7 @@ extension StateSource {
     ) -> Disposable {
         let owner = attachment.ownerIdentity
         let detach = SingleAssignmentDisposable()
-        let connection = ActionLog<Input, Snapshot>.Connection(
-            owner: owner,
-            isAlive: { [weak store = attachment.owner] in store != nil },
-            flavour: attachment.flavour,
-            inOrder: { work in inOrder(work) { work } },
-            moveTo: attachment.moveTo,
-            detach: { detach.dispose() }
-        )
+        let connection = SourceConnection(source: self, attachment: attachment, detachment: detach)
         let snapshot = attachment.snapshot
         let recorder = InputRecorder<Input, Value>(
             log: log,
@@ -95,7 +102,7 @@ extension StateSource {
             disconnect: { [unowned log] in log.disconnect(from: owner) }
         )
         let install = {
-            guard let (replaced, _) = attachment.exchange(nil) else { return }
+            guard let replaced = attachment.exchange(nil).map(\.replaced) else { return }
             if let replaced, replaced.log === log {
                 // Attached already: this attachment takes over, the log
                 // keeps its entries and any travel.
@@ -109,8 +116,8 @@ extension StateSource {
             }
             // A travelling log being replaced first moves the store back.
             replaced?.disconnect()
-            guard let (_, state) = attachment.exchange(recorder) else { return }
-            log.connect(connection, state: state.map(snapshot))
+            guard let exchanged = attachment.exchange(recorder) else { return }
+            log.connect(connection, state: exchanged.state.map(snapshot))
         }
         inOrder(install) { install }
         detach.setDisposable(
@@ -118,7 +125,7 @@ extension StateSource {
                 let remove = {
                     // Only this attachment's recorder: another log, or this
                     // log attached again, may have replaced it meanwhile.
-                    guard let (current, _) = attachment.exchange(nil) else { return }
+                    guard let current = attachment.exchange(nil).map(\.replaced) else { return }
                     if let current, current !== recorder {
                         _ = attachment.exchange(current)
                     } else {
@@ -129,5 +136,47 @@ extension StateSource {
             }
         )
         return detach
+    }
+}
+
+/// The connection of a log to the store that owns a state source: the one
+/// ``LogConnection`` the package's stores give.
+struct SourceConnection<Memory: SourceMemory, Input, Snapshot>: LogConnection {
+    let owner: ObjectIdentifier
+    let flavour: String
+    /// The store, held weakly: a log does not keep its store alive.
+    weak var store: AnyObject?
+    let source: StateSource<Memory>
+    let moveTo: ((Snapshot, (Snapshot) -> Void) -> Void)?
+    /// Detaches the log: disposes what `attach` returned.
+    let detachment: Disposable
+
+    init(
+        source: StateSource<Memory>,
+        attachment: LogAttachment<Input, Memory.Value, Snapshot>,
+        detachment: Disposable
+    ) {
+        owner = attachment.ownerIdentity
+        flavour = attachment.flavour
+        store = attachment.owner
+        self.source = source
+        moveTo = attachment.moveTo
+        self.detachment = detachment
+    }
+
+    var isAlive: Bool { store != nil }
+
+    var canTravel: Bool { moveTo != nil }
+
+    func runInStoreOrder(_ work: @escaping () -> Void) {
+        source.inOrder(work) { work }
+    }
+
+    func move(to state: Snapshot, leaving: (Snapshot) -> Void) {
+        moveTo?(state, leaving)
+    }
+
+    func detach() {
+        detachment.dispose()
     }
 }

@@ -440,7 +440,7 @@ struct SharedDeliveryTests {
     @Test("a derived registry delivers at once inside its source's delivery, and queues its own re-entrant sends")
     func directInsideSourceQueuedInsideItself() {
         let source = ObserverRegistry<Int>()
-        let derived = ObserverRegistry<Int>(sharingDelivery: source.delivery)
+        let derived = ObserverRegistry<Int>(sharingDeliveryLock: source.deliveryLock)
         let log = Recorder<String>()
         source.add { value in
             log.append("source \(value)")
@@ -464,7 +464,7 @@ struct SharedDeliveryTests {
     @Test("dispose() of a derived handler on another thread waits for the source's delivery")
     func crossThreadDisposeWaits() {
         let source = ObserverRegistry<Int>()
-        let derived = ObserverRegistry<Int>(sharingDelivery: source.delivery)
+        let derived = ObserverRegistry<Int>(sharingDeliveryLock: source.deliveryLock)
         source.add { derived.send($0) }
         expectDisposeWaitsForDelivery(of: source, disposing: derived)
     }

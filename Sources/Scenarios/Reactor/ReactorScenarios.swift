@@ -149,7 +149,7 @@ class ReactorHarness<StateType: State & Sendable, Snapshot: Equatable & Sendable
     // Safe to share: every stored property is immutable and thread-safe.
     let core: Core<StateType>
     private let snapshot: @Sendable (StateType) -> Snapshot
-    private let delivery = ImmediateScheduler()
+    private let notifyScheduler = ImmediateScheduler()
 
     init(state: StateType, snapshot: @escaping @Sendable (StateType) -> Snapshot) {
         core = Core(state: state)
@@ -158,12 +158,12 @@ class ReactorHarness<StateType: State & Sendable, Snapshot: Equatable & Sendable
 
     var flavour: Flavour { .reactor }
     var current: Snapshot { snapshot(core.state) }
-    var observerScheduler: String? { "\(type(of: delivery))" }
+    var observerScheduler: String? { "\(type(of: notifyScheduler))" }
 
     func observe(_ onState: @escaping @Sendable (Snapshot) -> Void) -> Observation {
         let snapshot = snapshot
         let subscriber = ClosureSubscriber<StateType> { onState(snapshot($0)) }
-        core.add(subscriber: subscriber, notifyOn: delivery)
+        core.add(subscriber: subscriber, notifyOn: notifyScheduler)
         return Observation(holding: subscriber) { [core, weak subscriber] in
             if let subscriber { core.remove(subscriber: subscriber) }
         }

@@ -153,10 +153,10 @@ package final class DeliveryLock: @unchecked Sendable {
     ///
     /// Must not be called by the holder (use ``inOrder(joiningCurrentDelivery:_:orLater:)``).
     ///
-    /// - Parameter body: The delivery to make while holding the lock.
+    /// - Parameter body: The work to run while holding the lock.
     /// - Returns: What `body` returns.
     @inlinable
-    package func withDelivery<Result>(_ body: () -> Result) -> Result {
+    package func withLock<Result>(_ body: () -> Result) -> Result {
         mutex.lock()
         return hold(body)
     }

@@ -48,7 +48,7 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
     /// deliveries (an operator's output), and shares its delivery order.
     @inlinable
     package init<Upstream>(_ memory: Memory, sharingOrderOf source: StateSource<Upstream>) {
-        registry = ObserverRegistry(sharingDelivery: source.registry.delivery)
+        registry = ObserverRegistry(sharingDeliveryLock: source.registry.deliveryLock)
         keepsNothing = memory.keepsNothing
         self.memory = LockedValue(memory)
     }
@@ -92,7 +92,7 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
         }
     }
 
-    /// Records `value` and, if `notifying`, delivers it; for work already
+    /// Records `value` and, if `notifying`, announces it; for work already
     /// running in delivery order.
     @inlinable
     package func publish(_ value: Value, notifying: Bool = true) {
@@ -105,12 +105,13 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
         }
     }
 
-    /// Delivers `value`, already recorded with `publish(_:notifying: false)`;
-    /// for work running in delivery order that does something between the
-    /// two (a Reactor core's middlewares).
+    /// Announces `value`, already recorded with `publish(_:notifying: false)`,
+    /// to every observer (the registry delivers it); for work running in
+    /// delivery order that does something between the two (a Reactor core's
+    /// middlewares).
     @inlinable
-    package func deliver(_ value: Value) {
-        assert(registry.isInDeliveryOrder, "StateSource.deliver(_:) runs only in delivery order")
+    package func announce(_ value: Value) {
+        assert(registry.isInDeliveryOrder, "StateSource.announce(_:) runs only in delivery order")
         registry.deliver(value)
     }
 
@@ -125,7 +126,7 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
     /// inside the delivery order).
     @usableFromInline
     package func waitForDelivery() {
-        registry.delivery.excludingDelivery {}
+        registry.deliveryLock.excludingDelivery {}
     }
 
     /// Adds an observer that, if `replaying`, first hears what the source
@@ -160,7 +161,7 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
     ///   - later: Makes the same work as a closure to queue.
     @inlinable
     package func inOrder(sending: Bool = false, _ now: () -> Void, orLater later: () -> () -> Void) {
-        registry.delivery.inOrder(
+        registry.deliveryLock.inOrder(
             joiningCurrentDelivery: sending && registry.sendJoinsCurrentDelivery, now, orLater: later)
     }
 

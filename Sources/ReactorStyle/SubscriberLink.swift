@@ -1,18 +1,8 @@
 import Synchronization
 
-/// What happened when a state was handed to a subscriber.
-@usableFromInline
-enum DeliveryOutcome {
-    case delivered
-    /// The value was not of the subscriber's state type.
-    case mismatch(sent: Any.Type)
-    /// The subscriber has been released.
-    case released
-}
-
 /// One subscriber's link to a core: where and how it is notified.
 ///
-/// The subscription is an observer of the core's state source, which replays
+/// The link is an observer of the core's state source, which replays
 /// the current state when it joins and then hands it every new state, in
 /// the core's order.
 /// - On an `ImmediateScheduler` the subscriber is updated there and then,
@@ -28,7 +18,7 @@ enum DeliveryOutcome {
 /// core's state type where the core is used (state-bench S1 and S3: an
 /// unspecialised path looks up generic metadata on every update).
 @usableFromInline
-final class Subscription<StateType: State>: @unchecked Sendable {
+final class SubscriberLink<StateType: State>: @unchecked Sendable {
     // Safe to share: the stored properties are immutable or thread-safe,
     // except `reported`, which only updates touch, one at a time (in the
     // core's order for an immediate subscriber, in the gate otherwise).
@@ -37,8 +27,8 @@ final class Subscription<StateType: State>: @unchecked Sendable {
     @usableFromInline let key: ObjectIdentifier
     @usableFromInline weak let core: Core<StateType>?
     @usableFromInline let scheduler: Scheduler
-    @usableFromInline let deliver: (StateType) -> DeliveryOutcome
-    @usableFromInline let expected: Any.Type
+    /// How the subscriber is handed a state.
+    @usableFromInline let updater: SubscriberUpdater<StateType>
     /// The gate updates pass through on a scheduler other than an immediate
     /// one (nil for an immediate one, which runs inside the core's work).
     @usableFromInline let gate: CallGate?
@@ -52,15 +42,13 @@ final class Subscription<StateType: State>: @unchecked Sendable {
         core: Core<StateType>,
         subscriber: AnySubscriber,
         scheduler: Scheduler,
-        deliver: @escaping (StateType) -> DeliveryOutcome,
-        expected: Any.Type
+        updater: SubscriberUpdater<StateType>
     ) {
         self.core = core
         self.subscriber = subscriber
         key = ObjectIdentifier(subscriber)
         self.scheduler = scheduler
-        self.deliver = deliver
-        self.expected = expected
+        self.updater = updater
         gate = scheduler is ImmediateScheduler ? nil : CallGate()
     }
 
@@ -92,8 +80,8 @@ final class Subscription<StateType: State>: @unchecked Sendable {
         }
         let update = UncheckedSendable((self, state))
         scheduler.schedule {
-            let (subscription, state) = update.value
-            subscription.updateThroughGate(with: state)
+            let (link, state) = update.value
+            link.updateThroughGate(with: state)
         }
     }
 
@@ -114,8 +102,8 @@ final class Subscription<StateType: State>: @unchecked Sendable {
     /// Updates the subscriber; reports a type mismatch once.
     @inlinable
     func update(with state: StateType) {
-        switch deliver(state) {
-        case .delivered:
+        switch updater.update(state) {
+        case .updated:
             break
         case .released:
             released()
@@ -137,7 +125,7 @@ final class Subscription<StateType: State>: @unchecked Sendable {
         guard !reported else { return }
         reported = true
         let subscriberType: Any.Type = subscriber.map { type(of: $0) as Any.Type } ?? (any AnySubscriber).self
-        Diagnostics.report(.stateTypeMismatch(subscriber: subscriberType, expected: expected, sent: sent))
+        Diagnostics.report(.stateTypeMismatch(subscriber: subscriberType, expected: updater.expectedType, sent: sent))
     }
 
     /// Stops every further update: once this returns, no `update` starts.
@@ -161,86 +149,13 @@ final class Subscription<StateType: State>: @unchecked Sendable {
 }
 
 extension Core {
-    /// Forgets `subscription` after its subscriber was released.
+    /// Forgets `link` after its subscriber was released.
     @usableFromInline
-    func forget(_ subscription: Subscription<StateType>) {
-        subscriptions.modify { table in
-            if table[subscription.key] === subscription {
-                table[subscription.key] = nil
+    func forget(_ link: SubscriberLink<StateType>) {
+        links.modify { table in
+            if table[link.key] === link {
+                table[link.key] = nil
             }
-        }
-    }
-}
-
-/// Updates `whole` with each state, until it is released.
-@inlinable
-func wholeDelivery<StateType>(to whole: any Subscriber<StateType>) -> (StateType) -> DeliveryOutcome {
-    { [weak whole] state in
-        guard let whole else { return .released }
-        whole.update(with: state)
-        return .delivered
-    }
-}
-
-/// How the subscribers of one type are updated, found once per type.
-///
-/// A typed ``Subscriber`` of the core's whole state gets
-/// ``Subscriber/update(with:)`` called directly (no boxing, no cast per
-/// update); a typed subscriber with a selector gets the selected value cast
-/// to its `StateType`; any other ``AnySubscriber`` gets
-/// ``AnySubscriber/_update(with:)``.
-@usableFromInline
-struct SubscriberResolver<StateType> {
-    /// Makes the function that updates one subscriber of this type, and the
-    /// type it expects.
-    @usableFromInline let delivery:
-        (AnySubscriber, ((StateType) -> Any)?) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type)
-
-    /// Resolves the type of `subscriber`; the one runtime cast per type.
-    @usableFromInline
-    init(resolving subscriber: AnySubscriber, selected: Bool) {
-        if !selected, let whole = subscriber as? any Subscriber<StateType> {
-            delivery = Self.whole(whole)
-        } else if let typed = subscriber as? any Subscriber {
-            delivery = Self.typed(typed)
-        } else {
-            delivery = { subscriber, selector in
-                let deliver: (StateType) -> DeliveryOutcome = { [weak subscriber] state in
-                    guard let subscriber else { return .released }
-                    subscriber._update(with: selector.map { $0(state) } ?? state)
-                    return .delivered
-                }
-                return (deliver, Any.self)
-            }
-        }
-    }
-
-    private static func whole<S: Subscriber>(
-        _: S
-    ) -> (AnySubscriber, ((StateType) -> Any)?) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type)
-    where S.StateType == StateType {
-        { subscriber, _ in
-            // The type was checked when it was resolved; the existential
-            // made here needs no cast, and calling through it needs no
-            // generic metadata on each update.
-            let whole: any Subscriber<StateType> = unsafeDowncast(subscriber, to: S.self)
-            return (wholeDelivery(to: whole), StateType.self)
-        }
-    }
-
-    private static func typed<S: Subscriber>(
-        _: S
-    ) -> (AnySubscriber, ((StateType) -> Any)?) -> (deliver: (StateType) -> DeliveryOutcome, expected: Any.Type) {
-        { subscriber, selector in
-            let typed = unsafeDowncast(subscriber, to: S.self)
-            let deliver: (StateType) -> DeliveryOutcome = { [weak typed] state in
-                guard let typed else { return .released }
-                let value: Any = selector.map { $0(state) } ?? state
-                guard let selected = value as? S.StateType else { return .mismatch(sent: type(of: value)) }
-                typed.update(with: selected)
-                return .delivered
-            }
-            return (deliver, S.StateType.self)
         }
     }
 }
