@@ -24,10 +24,10 @@ import Synchronization
 ///
 /// The stop is a signal (`SIGURG`, which no program is stopped by unless
 /// it asks) whose handler spins on an atomic until it is told to go on,
-/// for at most 50 µs, so that a source the
-/// other thread must wait for (the stopped thread holds its lock) is
-/// merely slowed down, never deadlocked. The handler calls nothing: it is
-/// safe at any instruction.
+/// for at most 10 µs, so that a source the other thread must wait for (the
+/// stopped thread holds its lock) is merely slowed down, never deadlocked.
+/// The handler takes no lock and calls only `sched_yield` and
+/// `clock_gettime`: it is safe at any instruction.
 ///
 /// Pauses are used only where they can work: on Linux and Darwin, when
 /// the process has no handler of its own for `SIGURG`, and while signals
@@ -49,6 +49,8 @@ enum Pauses {
         let gone = Atomic<Int>(0)
         /// Pauses asked for in a row whose thread never stopped.
         let misses = Atomic<Int>(0)
+        /// Whether any thread has stopped: signals arrive here.
+        let everStopped = Atomic<Bool>(false)
         /// One pause at a time in the process, and no thread leaves a
         /// round while its pause is being asked for.
         let lock = Lock()
@@ -62,21 +64,37 @@ enum Pauses {
     /// cost time.
     private static let longestStop = 10_000
 
-    /// How many pauses in a row may miss before pauses stop being tried.
+    /// How many pauses in a row may miss, before any thread has stopped,
+    /// before pauses stop being tried.
     private static let allowedMisses = 16
 
     /// Whether the handler is installed (once per process, on first use).
     private static let installed: Bool = install()
 
-    /// Whether pauses can be used now.
+    /// Whether pauses can be used: the handler is installed, and signals
+    /// arrive (a thread has stopped, or the first tries have not all
+    /// missed).
     static var available: Bool {
-        installed && state.misses.load(ordering: .relaxed) < allowedMisses
+        installed
+            && (state.everStopped.load(ordering: .relaxed) || state.misses.load(ordering: .relaxed) < allowedMisses)
     }
 
     /// The lock a thread of a round holds while it leaves, so that no pause
     /// is asked of a thread that has gone.
     static func whileNoPauseIsAsked(_ body: () -> Void) {
         state.lock.withLock(body)
+    }
+
+    /// What became of a pause asked for.
+    enum Stop {
+        /// The thread stopped while the work ran.
+        case stopped
+        /// The thread did not stop within 2 ms (signals are held back, or
+        /// it had no processor to take the signal on).
+        case missed
+        /// No pause was tried: pauses are unavailable, or the thread has
+        /// left.
+        case notTried
     }
 
     /// Stops the thread whose identity `target` gives (see
@@ -91,29 +109,30 @@ enum Pauses {
     ///   - target: Reads the thread's identity, under the lock that keeps
     ///     it from leaving; 0 once it has left.
     ///   - body: What to do while it is stopped.
-    /// - Returns: What `body` returns, and whether the thread was stopped.
+    /// - Returns: What `body` returns, and what became of the pause.
     static func stopping<Result>(
         _ target: () -> UInt,
         while body: () throws -> Result
-    ) rethrows -> (result: Result, stopped: Bool) {
-        guard available else { return (try body(), false) }
+    ) rethrows -> (result: Result, stop: Stop) {
+        guard available else { return (try body(), .notTried) }
         state.lock.lock()
         defer { state.lock.unlock() }
         let identity = target()
-        guard identity != 0 else { return (try body(), false) }
+        guard identity != 0 else { return (try body(), .notTried) }
         let number = state.asked.add(1, ordering: .sequentiallyConsistent).newValue
         guard signal(identity) else {
             state.released.store(number, ordering: .sequentiallyConsistent)
-            return (try body(), false)
+            return (try body(), .notTried)
         }
         let stopped = waitUntilStopped(number)
         if stopped {
             state.misses.store(0, ordering: .relaxed)
+            state.everStopped.store(true, ordering: .relaxed)
         } else {
             state.misses.add(1, ordering: .relaxed)
         }
         defer { release(number, waitingUntilGone: stopped) }
-        return (try body(), stopped)
+        return (try body(), stopped ? .stopped : .missed)
     }
 
     /// Lets the thread of the current pause go on before the pausing

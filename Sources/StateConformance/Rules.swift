@@ -157,7 +157,9 @@ extension Conformance {
             defer {
                 for subscription in subscriptions { subscription.dispose() }
             }
-            threads.sendTogether(atLeast: valuesPerThread) { thread, index in
+            // Many stopped sends: a gate taken by a load and then a store is
+            // crossed by a stop one time in a few hundred.
+            threads.sendTogether(atLeast: valuesPerThread, stoppedSends: 300) { thread, index in
                 instance.send(thread * 500 + index % 500)
             }
             let count = overlaps.load(ordering: .relaxed)
@@ -339,7 +341,11 @@ extension Conformance {
                 }
                 // Not before the sender is under way, with values to replay.
                 race.waitUntil { race.sent >= 4 }
+                // A source that replays everything, or hops to a queue, makes
+                // each late observer slow: a round adds them for 10 ms at most.
+                let deadline = ContinuousClock.now + .milliseconds(10)
                 for _ in 0..<(threads.stops ? stoppedLateObserversPerRound : lateObserversPerRound) {
+                    if ContinuousClock.now > deadline { break }
                     if !threads.stops {
                         // Join at a different point each time.
                         let sent = race.sent
@@ -467,7 +473,12 @@ extension Conformance {
                 var line = HandlerLine(instance, count: disposalsPerRound) { _, handler in
                     { _ in handler.called() }
                 }
+                // A source whose disposal hops to a queue makes each stop
+                // slow and none telling (the sender runs no handler): a
+                // round of stops takes at most 10 ms.
+                let deadline = ContinuousClock.now + .milliseconds(10)
                 for _ in 0..<(stopping ? stoppedDisposalsPerRound : disposalsPerRound) {
+                    if stopping && ContinuousClock.now > deadline { break }
                     if stopping {
                         // The sender stopped at an instant nobody chose; the
                         // handler it calls next is disposed before it goes on.
@@ -667,7 +678,7 @@ extension Conformance {
                     line.dispose(id, threads: threads)
                     cancelled.add(1, ordering: .sequentiallyConsistent)
                 }
-                for _ in 0..<2 * disposalsPerRound {
+                for _ in 0..<disposalsPerRound {
                     if threads.stops {
                         // The sender stopped at an instant nobody chose; the
                         // handler it calls next is cancelled before it goes on.

@@ -54,30 +54,41 @@ struct FaultSourceTests {
     @Test("a thread stopped by the kit does nothing while the other works, then goes on")
     func stopping() throws {
         try #require(Pauses.available, "pauses work on Linux and Darwin")
-        let threads = MeetingThreads(count: 2, stops: true)
         let counter = Atomic<Int>(0)
         let finished = Atomic<Bool>(false)
-        let stillWhileStopped = Atomic<Int>(0)
-        threads.run { thread in
+        let target = Atomic<UInt>(0)
+        let stopped = Atomic<Int>(0)
+        let movedWhileStopped = Atomic<Int>(0)
+        MeetingThreads(count: 2).run { thread in
             if thread == 0 {
+                Pauses.allowOnThisThread()
+                target.store(currentThreadIdentity(), ordering: .sequentiallyConsistent)
                 while !finished.load(ordering: .relaxed) { counter.add(1, ordering: .relaxed) }
+                Pauses.whileNoPauseIsAsked { target.store(0, ordering: .sequentiallyConsistent) }
                 return
             }
             while counter.load(ordering: .relaxed) < 1_000 {}
             for _ in 0..<100 {
-                threads.whileStopping(thread: 0) {
+                let (moved, stop) = Pauses.stopping({ target.load(ordering: .sequentiallyConsistent) }) {
                     let before = counter.load(ordering: .relaxed)
-                    for _ in 0..<1_000 { _ = counter.load(ordering: .relaxed) }
-                    if counter.load(ordering: .relaxed) == before { stillWhileStopped.add(1, ordering: .relaxed) }
+                    for _ in 0..<20 { _ = counter.load(ordering: .relaxed) }
+                    return counter.load(ordering: .relaxed) != before
+                }
+                if stop == .stopped {
+                    stopped.add(1, ordering: .relaxed)
+                    if moved { movedWhileStopped.add(1, ordering: .relaxed) }
                 }
             }
+            // And it goes on.
             let before = counter.load(ordering: .relaxed)
             while counter.load(ordering: .relaxed) == before {}
             finished.store(true, ordering: .relaxed)
         }
-        // Under the thread sanitizer a signal may wait for the thread's next
-        // call into the system: most stops, not all.
-        #expect(stillWhileStopped.load(ordering: .relaxed) >= 50)
+        // On a busy machine some stops miss (the thread had no processor to
+        // take the signal on), and a stop lasts 10 µs at most (this thread
+        // may be cut off for longer); most that stopped held the thread still.
+        #expect(stopped.load(ordering: .relaxed) > 0)
+        #expect(movedWhileStopped.load(ordering: .relaxed) * 2 <= stopped.load(ordering: .relaxed))
     }
 
     @Test("a stop whose work waits for the stopped thread ends on its own, and both go on")

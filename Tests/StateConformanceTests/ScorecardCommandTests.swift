@@ -54,6 +54,14 @@ struct ScorecardCommandTests {
         #expect(result.output.contains("a store that traps on concurrent dispatches"))
     }
 
+    @Test("--faults also checks the faults' correct twins against every rule, and a twin must pass them all")
+    func twins() throws {
+        let result = try run(["--faults", "--source", "a gated queue with tickets under the lock", "--rule", "C1"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("a gated queue with tickets under the lock"), "\(result.output)")
+        #expect(result.output.contains("0 faults caught, 1 correct twins passed, 0 failed"), "\(result.output)")
+    }
+
     @Test("a crash fails the rule it happened in, with its signal and message, and the source goes on")
     func crashIsOneRulesFailure() throws {
         let result = try run(["--faults", "--source", "traps on concurrent", "--rule", "C2", "--rule", "C11", "--json"])
