@@ -20,7 +20,10 @@ import Synchronization
 /// anywhere in the source's code, and stays stopped while the other thread
 /// goes all the way through the source (a send, a `dispose()`, a
 /// subscribe); a window that is hit one time in a few hundred pauses is
-/// hit in every run of a few thousand.
+/// hit in every run of a few thousand. A window that closes with a locked
+/// instruction (a compare-exchange, a sequentially consistent store) is
+/// seldom hit: the processor takes the signal once that instruction has
+/// completed.
 ///
 /// The stop is a signal (`SIGURG`, which no program is stopped by unless
 /// it asks) whose handler spins on an atomic until it is told to go on,
