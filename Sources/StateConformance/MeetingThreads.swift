@@ -221,17 +221,7 @@ public final class MeetingThreads: Sendable {
         atLeast values: Int,
         _ send: @escaping @Sendable (_ thread: Int, _ index: Int) -> Void
     ) -> [Int] {
-        sendTogether(atLeast: values, stoppedSends: max(1, values / 4), send)
-    }
-
-    /// ``sendTogether(atLeast:_:)``, with `stoppedSends` sends of each
-    /// thread but the first in a round whose threads stop one another.
-    @discardableResult
-    func sendTogether(
-        atLeast values: Int,
-        stoppedSends: Int,
-        _ send: @escaping @Sendable (_ thread: Int, _ index: Int) -> Void
-    ) -> [Int] {
+        let stoppedSends = max(1, values / 4)
         let counts = (0..<count).map { _ in Counter() }
         run(pinned: true) { [self] thread in
             if !stops {
@@ -286,9 +276,8 @@ public final class MeetingThreads: Sendable {
     ) {
         let deadline = ContinuousClock.now + .seconds(1)
         var index = 0
-        let stopped = max(1, values / 4)
         while index < values * 100 {
-            if index >= values, counts.dropFirst().allSatisfy({ $0.value.load(ordering: .relaxed) >= stopped }) {
+            if index >= values, counts.dropFirst().allSatisfy({ $0.value.load(ordering: .relaxed) >= stoppedSends }) {
                 break
             }
             call { send(0, index) }
