@@ -12,7 +12,7 @@ enum S1 {
         }
     }
 
-    struct Set: ReactorStyle.Event, DucksStyle.Action {
+    struct Set: ReactorStyle.Event, DucksStyle.Action, BaselineInput {
         let value: Int
     }
 
@@ -46,6 +46,40 @@ enum S1 {
                     for tally in tallies { source.add(tally.take) }
                     let elapsed = time { for value in 0..<events { source.send(value) } }
                     return Sample(elapsed: elapsed, ok: check(tallies))
+                },
+                make("baseline.weak") {
+                    let core = WeakBaselineCore()
+                    let tallies = (0..<listeners).map { _ in Tally() }
+                    let held = tallies.map(TallyListener.init)
+                    for listener in held { core.add(listener) }
+                    let elapsed = time { for value in 0..<events { core.fire(value: value) } }
+                    // The current state (0) each listener is sent on joining adds nothing to the sum.
+                    let ok = withExtendedLifetime(held) {
+                        tallies.allSatisfy { $0.received(count: events + 1, sum: expectedSum) }
+                    }
+                    return Sample(elapsed: elapsed, ok: ok)
+                },
+                make("baseline.cast") {
+                    let store = CastBaselineStore { state, input in
+                        if let set = input as? Set { state = set.value }
+                    }
+                    let tallies = (0..<listeners).map { _ in Tally() }
+                    for tally in tallies { store.add(tally.take) }
+                    let elapsed = time { for value in 0..<events { store.dispatch(Set(value: value)) } }
+                    return Sample(elapsed: elapsed, ok: check(tallies))
+                },
+                make("baseline.weak.cast") {
+                    let core = WeakBaselineCore { state, input in
+                        if let set = input as? Set { state = set.value }
+                    }
+                    let tallies = (0..<listeners).map { _ in Tally() }
+                    let held = tallies.map(TallyListener.init)
+                    for listener in held { core.add(listener) }
+                    let elapsed = time { for value in 0..<events { core.fire(Set(value: value)) } }
+                    let ok = withExtendedLifetime(held) {
+                        tallies.allSatisfy { $0.received(count: events + 1, sum: expectedSum) }
+                    }
+                    return Sample(elapsed: elapsed, ok: ok)
                 },
                 make("reactor") {
                     let core = Core(state: Value(value: 0))

@@ -17,7 +17,7 @@ enum S3 {
         }
     }
 
-    struct Increment: ReactorStyle.Event, DucksStyle.Action, DeltaStyle.ActionType {
+    struct Increment: ReactorStyle.Event, DucksStyle.Action, DeltaStyle.ActionType, BaselineInput {
         func reduce(state: AppState) -> AppState {
             var state = state
             state.counter += 1
@@ -63,6 +63,30 @@ enum S3 {
                     for tally in tallies { store.add { tally.take($0.counter) } }
                     let elapsed = time { for input in 0..<dispatches { store.dispatch(input) } }
                     return Sample(elapsed: elapsed, ok: check(tallies, store.currentState.counter))
+                },
+                make("baseline.cast") {
+                    let store = CastFloor(state: AppState()) { state, input in
+                        if input is Increment { state.counter += 1 }
+                    }
+                    let tallies = (0..<subscribers).map { _ in Tally() }
+                    for tally in tallies { store.add { tally.take($0.counter) } }
+                    let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }
+                    return Sample(elapsed: elapsed, ok: check(tallies, store.currentState.counter))
+                },
+                make("baseline.weak.cast") {
+                    let core = WeakCastFloor(state: AppState()) { state, input in
+                        if input is Increment { state.counter += 1 }
+                    }
+                    let tallies = (0..<subscribers).map { _ in Tally() }
+                    let held = tallies.map(WeakListener.init)
+                    for listener in held { core.add(listener) }
+                    let elapsed = time { for _ in 0..<dispatches { core.fire(Increment()) } }
+                    // The current state (counter 0) each listener is sent on joining adds nothing to the sum.
+                    let ok = withExtendedLifetime(held) {
+                        core.currentState.counter == dispatches
+                            && tallies.allSatisfy { $0.received(count: dispatches + 1, sum: expectedSum) }
+                    }
+                    return Sample(elapsed: elapsed, ok: ok)
                 },
                 make("reactor") {
                     let core = Core(state: AppState())

@@ -32,6 +32,30 @@ enum S4 {
                 }
                 return Sample(elapsed: elapsed, ok: check(tallies, churned: churned))
             },
+            make("baseline.weak.cast") {
+                let core = WeakBaselineCore { state, input in
+                    if let set = input as? S1.Set { state = set.value }
+                }
+                let tallies = (0..<standing).map { _ in Tally() }
+                let held = tallies.map(TallyListener.init)
+                for listener in held { core.add(listener) }
+                let churned = Tally()
+                let elapsed = time {
+                    for value in 0..<iterations {
+                        // A new subscriber each time, as in Reactor's case: an object, held weakly.
+                        let listener = TallyListener(churned)
+                        core.add(listener)
+                        core.fire(S1.Set(value: value))
+                        core.remove(listener)
+                    }
+                }
+                // A new listener is also sent the current state (the previous value).
+                let ok = withExtendedLifetime(held) {
+                    tallies.allSatisfy { $0.received(count: iterations + 1, sum: expectedSum) }
+                        && churned.received(count: 2 * iterations, sum: 2 * expectedSum - (iterations - 1))
+                }
+                return Sample(elapsed: elapsed, ok: ok)
+            },
             make("reactor") {
                 let core = Core(state: S1.Value(value: 0))
                 let subscribers = (0..<standing).map { _ in S1.Subscriber() }

@@ -69,6 +69,16 @@ enum S5 {
                 for tally in tallies { source.add(tally.take) }
                 return sample(twoSenders(perThread: perThread, source.sendSerially), tallies)
             },
+            make("baseline.weak.cast") {
+                let core = WeakBaselineCore { state, input in
+                    if let set = input as? S1.Set { state = set.value }
+                }
+                let tallies = (0..<listeners).map { _ in AtomicTally() }
+                let held = tallies.map(AtomicTallyListener.init)
+                for listener in held { core.add(listener) }
+                let elapsed = twoSenders(perThread: perThread) { core.fire(S1.Set(value: $0)) }
+                return withExtendedLifetime(held) { sample(elapsed, tallies, initialStates: 1) }
+            },
             make("reactor") {
                 let core = Core(state: S1.Value(value: 0))
                 let subscribers = (0..<listeners).map { _ in Subscriber() }

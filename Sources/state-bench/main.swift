@@ -17,7 +17,9 @@ let usage = """
                        (ducks, ducks.log, …; repeatable): one case for a
                        profiler; the baselines always run
       --quick          a tenth of the work: a smoke test of correctness, not speed
-      --json           one JSON object per measured case, in an array
+      --json           one JSON object per measured case, in an array; each
+                       names its floor (the baseline that keeps the case's
+                       guarantees), its ratio to it and its target
       --svg FILE       also draw the ratios (and memory) as an SVG chart in FILE
       --targets        print the table of targets (Markdown, as in Benchmarks.md)
                        and exit
@@ -147,9 +149,10 @@ if json {
             "scenario": result.scenario, "case": result.variant, "flavour": result.flavour,
             "nsPerUnit": (result.nsPerUnit * 100).rounded() / 100, "ok": result.ok,
         ]
-        object["ratioToBaseline"] = result.ratioToBaseline.map { ($0 * 100).rounded() / 100 }
-        object["baseline"] = result.floor
-        object["target"] = Targets.multiple(scenario: result.scenario, variant: result.variant, flavour: result.flavour)
+        object["ratioToFloor"] = result.ratioToFloor.map { ($0 * 100).rounded() / 100 }
+        object["floor"] = result.floor
+        object["floorNsPerUnit"] = result.floorNsPerUnit.map { ($0 * 100).rounded() / 100 }
+        object["target"] = Targets.multiple(for: result)
         if let note = result.note { object["note"] = note }
         return object
     }
@@ -158,8 +161,8 @@ if json {
             "scenario": result.scenario, "case": result.variant, "flavour": result.flavour, "ok": result.peakMiB != nil,
         ]
         object["peakMiB"] = result.peakMiB.map { ($0 * 10).rounded() / 10 }
-        object["ratioToBaseline"] = result.ratioToBaseline.map { ($0 * 100).rounded() / 100 }
-        object["baseline"] = result.floor
+        object["ratioToFloor"] = result.ratioToFloor.map { ($0 * 100).rounded() / 100 }
+        object["floor"] = result.floor
         objects.append(object)
     }
     let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
@@ -183,11 +186,13 @@ func isBaseline(_ flavour: String) -> Bool {
 /// Prints one scenario's table.
 func printTable(_ scenario: String, _ results: [BenchResult]) {
     let heading = scenario.padding(toLength: 16, withPad: " ", startingAt: 0)
-    print("\(heading) \("flavour".padding(toLength: 15, withPad: " ", startingAt: 0))   ns/unit  × baseline")
+    print("\(heading) \("flavour".padding(toLength: 18, withPad: " ", startingAt: 0))   ns/unit   × floor")
     for result in results {
         let variant = result.variant.padding(toLength: 14, withPad: " ", startingAt: 0)
-        let flavour = result.flavour.padding(toLength: 15, withPad: " ", startingAt: 0)
-        let ratio = result.ratioToBaseline.map { String(format: "%8.2f×", $0) } ?? ""
+        let flavour = result.flavour.padding(toLength: 18, withPad: " ", startingAt: 0)
+        // The floor is named where it is not the scenario's plain one.
+        let floorName = result.floor.flatMap { floorFlavours.contains($0) ? nil : " \($0)" } ?? ""
+        let ratio = result.ratioToFloor.map { String(format: "%8.2f×", $0) + floorName } ?? ""
         let status = result.ok ? "" : "  FAIL"
         let note = result.note.map { "  (\($0))" } ?? ""
         print("  \(variant) \(flavour) \(String(format: "%9.1f", result.nsPerUnit)) \(ratio)\(status)\(note)")
@@ -201,7 +206,7 @@ func printMemory(_ title: String, _ results: [MemoryResult]) {
     for result in results {
         let flavour = result.flavour.padding(toLength: 16, withPad: " ", startingAt: 0)
         let peak = result.peakMiB.map { String(format: "%8.1f MiB", $0) } ?? "    FAIL"
-        let ratio = result.ratioToBaseline.map { String(format: " %.2f×", $0) } ?? ""
+        let ratio = result.ratioToFloor.map { String(format: " %.2f×", $0) } ?? ""
         print("  \(flavour) \(peak)\(ratio)")
     }
     print("")

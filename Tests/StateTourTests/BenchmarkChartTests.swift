@@ -35,6 +35,14 @@ struct BenchmarkChartTests {
             try marks("target") == measured.filter { $0["target"] != nil }.map(name),
             "one target mark per row that has a target"
         )
+        #expect(
+            try marks("floor") == measured.filter { ($0["floor"] as? String) == "baseline.weak.cast" }.map(name),
+            "a floor mark on each bar measured against a floor of its guarantees (Reactor's in S4)"
+        )
+        let legend = try document.nodes(forXPath: "//*[@class='legend']").compactMap { node in
+            (node as? XMLElement)?.attributes?.first { $0.name == "data-flavour" }?.stringValue
+        }
+        #expect(legend == ["reactor", "ducks", "receiver", "delta"], "the legend lists the flavours in their order")
         #expect(measured.count >= 6)
         #expect(measured.contains { $0["target"] != nil })
     }
