@@ -53,6 +53,17 @@ final class WeakWhole<StateType>: @unchecked Sendable {
     init(_ subscriber: any Subscriber<StateType>) { self.subscriber = subscriber }
 }
 
+/// A subscriber of no known state type, held weakly by its updater, as
+/// ``WeakWhole`` holds one of the whole state.
+@usableFromInline
+final class WeakAnySubscriber: @unchecked Sendable {
+    // Safe to share: `subscriber` is a `weak let`, whose loads are atomic.
+    @usableFromInline weak let subscriber: AnySubscriber?
+
+    @usableFromInline
+    init(_ subscriber: AnySubscriber) { self.subscriber = subscriber }
+}
+
 /// An object held weakly by a closure, as ``WeakWhole`` holds a subscriber.
 @usableFromInline
 final class WeakObject<Object: AnyObject>: @unchecked Sendable {
@@ -86,8 +97,8 @@ struct SubscriberResolver<StateType> {
         } else {
             makeUpdater = { subscriber, selector in
                 SubscriberUpdater(
-                    update: { [weak subscriber] state in
-                        guard let subscriber else { return .released }
+                    update: { [held = WeakAnySubscriber(subscriber)] state in
+                        guard let subscriber = held.subscriber else { return .released }
                         subscriber._update(with: selector.map { $0(state) } ?? state)
                         return .updated
                     },

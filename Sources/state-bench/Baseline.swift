@@ -4,6 +4,30 @@
     import Darwin
 #endif
 
+/// The `pthread_mutex_t` every floor locks, set up and torn down in one
+/// place; its owner calls ``destroy()`` from its `deinit`.
+///
+/// A struct around the pointer, inlined: locking it is the bare
+/// `pthread_mutex_lock`, as when each floor held the pointer itself.
+struct FloorMutex {
+    private let pointer = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+
+    init() {
+        pointer.initialize(to: pthread_mutex_t())
+        let status = pthread_mutex_init(pointer, nil)
+        precondition(status == 0, "state-bench: pthread_mutex_init failed with \(status)")
+    }
+
+    @inline(__always) func lock() { pthread_mutex_lock(pointer) }
+    @inline(__always) func unlock() { pthread_mutex_unlock(pointer) }
+
+    func destroy() {
+        pthread_mutex_destroy(pointer)
+        pointer.deinitialize(count: 1)
+        pointer.deallocate()
+    }
+}
+
 /// The floor every ratio is measured against: the tightest fan-out of `Int`
 /// values a person could write by hand.
 ///
@@ -27,28 +51,20 @@ final class BaselineSource: @unchecked Sendable {
     // Safe to share: `closures`, `ids` and `nextID` are only touched under
     // `mutex`; a sender that lets go of `mutex` before calling the listeners
     // only reads the snapshot it took.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let mutex = FloorMutex()
     @exclusivity(unchecked) private var closures: ContiguousArray<Listener> = []
     /// The identity of the listener at the same index, for `remove(_:)`.
     @exclusivity(unchecked) private var ids: ContiguousArray<Int> = []
     @exclusivity(unchecked) private var nextID = 0
 
-    init() {
-        mutex.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "BaselineSource: pthread_mutex_init failed with \(status)")
-    }
-
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        mutex.destroy()
     }
 
     @discardableResult
     func add(_ call: @escaping (Int) -> Void) -> Int {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         nextID += 1
         closures.append(Listener(call: call))
         ids.append(nextID)
@@ -56,8 +72,8 @@ final class BaselineSource: @unchecked Sendable {
     }
 
     func remove(_ id: Int) {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         guard let index = ids.firstIndex(of: id) else { return }
         ids.remove(at: index)
         closures.remove(at: index)
@@ -67,9 +83,9 @@ final class BaselineSource: @unchecked Sendable {
     /// snapshot; concurrent senders may overlap inside a listener.
     @inline(__always)
     func send(_ value: Int) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         let listeners = closures
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
         Self.callEach(listeners, with: value)
     }
 
@@ -77,9 +93,9 @@ final class BaselineSource: @unchecked Sendable {
     /// loop, so that listeners never run concurrently.
     @inline(__always)
     func sendSerially(_ value: Int) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         Self.callEach(closures, with: value)
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 
     /// A listener's closure, at its natural abstraction.
@@ -114,7 +130,7 @@ final class BaselineSource: @unchecked Sendable {
 /// saves a retain and a release of the payload per dispatch.
 final class BaselineStore: @unchecked Sendable {
     // Safe to share: `state` and `closures` are only touched under `mutex`.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let mutex = FloorMutex()
     @exclusivity(unchecked) private var state: S3.AppState
     @exclusivity(unchecked) private var closures: ContiguousArray<Listener> = []
     private let reduce: (inout S3.AppState, Int) -> Void
@@ -122,37 +138,32 @@ final class BaselineStore: @unchecked Sendable {
     init(state: S3.AppState, reduce: @escaping (inout S3.AppState, Int) -> Void) {
         self.state = state
         self.reduce = reduce
-        mutex.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "BaselineStore: pthread_mutex_init failed with \(status)")
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        mutex.destroy()
     }
 
     /// The state after every dispatch so far.
     var currentState: S3.AppState {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        mutex.lock()
+        defer { mutex.unlock() }
         return state
     }
 
     func add(_ call: @escaping (S3.AppState) -> Void) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         closures.append(Listener(call: call))
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 
     @inline(__always)
     func dispatch(_ input: Int) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         reduce(&state, input)
         let reduced = state
         let listeners = closures
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
         // The same loop as `BaselineSource.callEach(_:with:)`.
         for index in listeners.indices {
             listeners[index].call(reduced)

@@ -29,37 +29,32 @@ protocol BaselineInput: Sendable {}
 /// updates in place under the lock from an input it casts.
 final class CastBaselineStore: @unchecked Sendable {
     // Safe to share: `state` and `closures` are only touched under `mutex`.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let mutex = FloorMutex()
     @exclusivity(unchecked) private var state = 0
     @exclusivity(unchecked) private var closures: ContiguousArray<BaselineSource.Listener> = []
     private let reduce: (inout Int, any BaselineInput) -> Void
 
     init(reduce: @escaping (inout Int, any BaselineInput) -> Void) {
         self.reduce = reduce
-        mutex.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "CastBaselineStore: pthread_mutex_init failed with \(status)")
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        mutex.destroy()
     }
 
     func add(_ call: @escaping (Int) -> Void) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         closures.append(BaselineSource.Listener(call: call))
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 
     @inline(__always)
     func dispatch(_ input: any BaselineInput) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         reduce(&state, input)
         let reduced = state
         let listeners = closures
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
         for index in listeners.indices {
             listeners[index].call(reduced)
         }
@@ -100,61 +95,56 @@ final class AtomicTallyListener: WeakListener, @unchecked Sendable {
 /// sends the new listener the current state.
 final class WeakBaselineCore: @unchecked Sendable {
     // Safe to share: `state` and `listeners` are only touched under `mutex`.
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let mutex = FloorMutex()
     @exclusivity(unchecked) private var state = 0
     @exclusivity(unchecked) private var listeners: ContiguousArray<Entry> = []
     private let reduce: (inout Int, any BaselineInput) -> Void
 
     init(reduce: @escaping (inout Int, any BaselineInput) -> Void = { _, _ in }) {
         self.reduce = reduce
-        mutex.initialize(to: pthread_mutex_t())
-        let status = pthread_mutex_init(mutex, nil)
-        precondition(status == 0, "WeakBaselineCore: pthread_mutex_init failed with \(status)")
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        mutex.destroy()
     }
 
     /// Holds `listener` weakly and sends it the current state.
     func add(_ listener: WeakListener) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         listeners.append(Entry(listener: listener, id: ObjectIdentifier(listener)))
         listener.call(state)
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 
     /// Stops calling `listener`; no call starts for it after this returns.
     ///
     /// It finds the entry by identity, loading no weak reference.
     func remove(_ listener: WeakListener) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         let id = ObjectIdentifier(listener)
         if let index = listeners.firstIndex(where: { $0.id == id }) {
             listeners.remove(at: index)
         }
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 
     /// Sets the state to `value` and sends it to every listener still alive.
     @inline(__always)
     func fire(value: Int) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         state = value
         callEach()
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 
     /// Applies the reducer to `input` and sends the state to every listener
     /// still alive.
     @inline(__always)
     func fire(_ input: any BaselineInput) {
-        pthread_mutex_lock(mutex)
+        mutex.lock()
         reduce(&state, input)
         callEach()
-        pthread_mutex_unlock(mutex)
+        mutex.unlock()
     }
 
     /// Loads each listener (one weak load, and the release of what it gives)
@@ -190,7 +180,7 @@ extension S3 {
     /// S3): ``BaselineStore`` with an input the reducer casts.
     final class CastFloor: @unchecked Sendable {
         // Safe to share: `state` and `closures` are only touched under `mutex`.
-        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let mutex = FloorMutex()
         @exclusivity(unchecked) private var state: AppState
         @exclusivity(unchecked) private var closures: ContiguousArray<BaselineStore.Listener> = []
         private let reduce: (inout AppState, any BaselineInput) -> Void
@@ -198,37 +188,32 @@ extension S3 {
         init(state: AppState, reduce: @escaping (inout AppState, any BaselineInput) -> Void) {
             self.state = state
             self.reduce = reduce
-            mutex.initialize(to: pthread_mutex_t())
-            let status = pthread_mutex_init(mutex, nil)
-            precondition(status == 0, "S3.CastFloor: pthread_mutex_init failed with \(status)")
         }
 
         deinit {
-            pthread_mutex_destroy(mutex)
-            mutex.deinitialize(count: 1)
-            mutex.deallocate()
+            mutex.destroy()
         }
 
         /// The state after every dispatch so far.
         var currentState: AppState {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
+            mutex.lock()
+            defer { mutex.unlock() }
             return state
         }
 
         func add(_ call: @escaping (AppState) -> Void) {
-            pthread_mutex_lock(mutex)
+            mutex.lock()
             closures.append(BaselineStore.Listener(call: call))
-            pthread_mutex_unlock(mutex)
+            mutex.unlock()
         }
 
         @inline(__always)
         func dispatch(_ input: any BaselineInput) {
-            pthread_mutex_lock(mutex)
+            mutex.lock()
             reduce(&state, input)
             let reduced = state
             let listeners = closures
-            pthread_mutex_unlock(mutex)
+            mutex.unlock()
             for index in listeners.indices {
                 listeners[index].call(reduced)
             }
@@ -249,7 +234,7 @@ extension S3 {
     /// delivery with S3's state.
     final class WeakCastFloor: @unchecked Sendable {
         // Safe to share: `state` and `listeners` are only touched under `mutex`.
-        private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let mutex = FloorMutex()
         @exclusivity(unchecked) private var state: AppState
         @exclusivity(unchecked) private var listeners: ContiguousArray<Entry> = []
         private let reduce: (inout AppState, any BaselineInput) -> Void
@@ -257,41 +242,36 @@ extension S3 {
         init(state: AppState, reduce: @escaping (inout AppState, any BaselineInput) -> Void) {
             self.state = state
             self.reduce = reduce
-            mutex.initialize(to: pthread_mutex_t())
-            let status = pthread_mutex_init(mutex, nil)
-            precondition(status == 0, "S3.WeakCastFloor: pthread_mutex_init failed with \(status)")
         }
 
         deinit {
-            pthread_mutex_destroy(mutex)
-            mutex.deinitialize(count: 1)
-            mutex.deallocate()
+            mutex.destroy()
         }
 
         /// The state after every input so far.
         var currentState: AppState {
-            pthread_mutex_lock(mutex)
-            defer { pthread_mutex_unlock(mutex) }
+            mutex.lock()
+            defer { mutex.unlock() }
             return state
         }
 
         /// Holds `listener` weakly and sends it the current state.
         func add(_ listener: WeakListener) {
-            pthread_mutex_lock(mutex)
+            mutex.lock()
             listeners.append(Entry(listener: listener))
             listener.call(state)
-            pthread_mutex_unlock(mutex)
+            mutex.unlock()
         }
 
         @inline(__always)
         func fire(_ input: any BaselineInput) {
-            pthread_mutex_lock(mutex)
+            mutex.lock()
             reduce(&state, input)
             let reduced = state
             for index in listeners.indices {
                 if let listener = listeners[index].listener { listener.call(reduced) }
             }
-            pthread_mutex_unlock(mutex)
+            mutex.unlock()
         }
 
         /// One listener's weak reference, in an object of its own (see
