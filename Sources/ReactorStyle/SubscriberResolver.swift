@@ -55,6 +55,9 @@ final class WeakWhole<StateType>: @unchecked Sendable {
 
 /// A subscriber of no known state type, held weakly by its updater, as
 /// ``WeakWhole`` holds one of the whole state.
+///
+/// Not a ``WeakObject``: `any AnySubscriber` is not a class type a generic
+/// `AnyObject` parameter accepts.
 @usableFromInline
 final class WeakAnySubscriber: @unchecked Sendable {
     // Safe to share: `subscriber` is a `weak let`, whose loads are atomic.
