@@ -13,9 +13,6 @@ package struct FaultSource: Sendable {
     /// Whether the fault crashes the process (it must be checked in a
     /// process of its own).
     package let crashes: Bool
-    /// Whether the kit is known to catch it in every run: a fault that is
-    /// not (yet) is checked and reported, but does not fail the command.
-    package var isGate = true
 }
 
 extension Conformance {

@@ -92,6 +92,12 @@ public final class MeetingThreads: Sendable {
         firstProcessor = Processors.nextStart(for: count)
     }
 
+    /// Whether a call through ``call(_:)`` other than the caller's own is
+    /// inside the source at this instant: read from a handler, whether
+    /// another thread is in the middle of a call that may reach a handler
+    /// too, so that lingering there is worth its time.
+    var anotherIsInside: Bool { inside.load(ordering: .relaxed) > 1 }
+
     /// How many calls made through ``call(_:)`` started while another was
     /// inside.
     public var meetings: Int { met.load(ordering: .relaxed) }
@@ -209,7 +215,11 @@ public final class MeetingThreads: Sendable {
     /// without waiting, and each of the others' sends (a quarter of
     /// `values`: a stop costs some microseconds, and the first thread
     /// sends all the while) goes all the way through the source while the
-    /// first is stopped wherever it was.
+    /// first is stopped wherever it was, for at most 10 ms: a source that
+    /// hops to a queue of its own has that queue's thread take a processor
+    /// the stops need, and makes each stop slow while the first thread
+    /// floods the queue (the rest of such a round would take tens of
+    /// milliseconds for the same evidence).
     ///
     /// - Parameters:
     ///   - values: How many values each thread sends at least.
@@ -223,13 +233,15 @@ public final class MeetingThreads: Sendable {
     ) -> [Int] {
         let stoppedSends = max(1, values / 4)
         let counts = (0..<count).map { _ in Counter() }
+        let stoppingDone = Counter()
         run(pinned: true) { [self] thread in
             if !stops {
                 sendInStep(thread: thread, values: values, counts: counts, send)
             } else if thread == 0 {
-                sendStopped(values: values, stoppedSends: stoppedSends, counts: counts, send)
+                sendStopped(values: values, stoppingDone: stoppingDone, counts: counts, send)
             } else {
                 sendStopping(thread: thread, stoppedSends: stoppedSends, counts: counts, send)
+                stoppingDone.value.add(1, ordering: .releasing)
             }
         }
         return counts.map { $0.value.load(ordering: .relaxed) }
@@ -267,19 +279,17 @@ public final class MeetingThreads: Sendable {
     /// The first thread's part of ``sendTogether(atLeast:_:)`` in a round
     /// whose threads stop one another: it sends without waiting, so that
     /// it is inside the source most of the time, wherever the others stop
-    /// it, until they have sent their values.
+    /// it, until they are done (`stoppingDone` counts them).
     private func sendStopped(
         values: Int,
-        stoppedSends: Int,
+        stoppingDone: Counter,
         counts: [Counter],
         _ send: @Sendable (_ thread: Int, _ index: Int) -> Void
     ) {
         let deadline = ContinuousClock.now + .seconds(1)
         var index = 0
         while index < values * 100 {
-            if index >= values, counts.dropFirst().allSatisfy({ $0.value.load(ordering: .relaxed) >= stoppedSends }) {
-                break
-            }
+            if index >= values, stoppingDone.value.load(ordering: .acquiring) == count - 1 { break }
             call { send(0, index) }
             index += 1
             counts[0].value.store(index, ordering: .releasing)
@@ -297,7 +307,7 @@ public final class MeetingThreads: Sendable {
         counts: [Counter],
         _ send: @Sendable (_ thread: Int, _ index: Int) -> Void
     ) {
-        let deadline = ContinuousClock.now + .seconds(1)
+        let deadline = ContinuousClock.now + Self.stoppingBudget
         var jitter = Jitter(seed: thread)
         let spinner = Atomic<Int>(0)
         var index = 0
@@ -308,9 +318,14 @@ public final class MeetingThreads: Sendable {
             whileStopping(thread: 0) { call { send(thread, index) } }
             index += 1
             counts[thread].value.store(index, ordering: .releasing)
-            if index % 64 == 0 && ContinuousClock.now > deadline { break }
+            if index % 8 == 0 && ContinuousClock.now > deadline { break }
         }
     }
+
+    /// The longest a thread stops another in one round of
+    /// ``sendTogether(atLeast:_:)``: far longer than a synchronous
+    /// source's stops take (some microseconds each).
+    private static let stoppingBudget = Duration.milliseconds(10)
 
     /// Spins a moment (about the length of a few sends; without yielding:
     /// a thread that yields lets the one it waits for run on its core
@@ -427,14 +442,38 @@ public final class MeetingThreads: Sendable {
         budget: Duration = .seconds(2),
         _ round: (MeetingThreads) -> String?
     ) -> Outcome {
+        rounds(
+            threads: threads, meetings: meetings, handovers: handovers, minimumRounds: minimumRounds, budget: budget,
+            stoppingEvery: 2, round)
+    }
+
+    /// ``rounds(threads:meetings:handovers:minimumRounds:budget:_:)``, in
+    /// which one round in `stoppingEvery` (the second, then every
+    /// `stoppingEvery`th after it) has threads that stop one another,
+    /// and the others run in step.
+    ///
+    /// For a rule whose in-step rounds cross its windows more often than
+    /// its stopping rounds do, at a fraction of their cost (a stop takes
+    /// some microseconds; a step, less than one).
+    static func rounds(
+        threads: Int,
+        meetings: Int = 200,
+        handovers: Int = 0,
+        minimumRounds: Int = 10,
+        budget: Duration = .seconds(2),
+        stoppingEvery: Int,
+        _ round: (MeetingThreads) -> String?
+    ) -> Outcome {
+        precondition(stoppingEvery >= 2, "A set of rounds stops threads at most every other round.")
         let clock = ContinuousClock()
         let deadline = clock.now + budget
         var met = 0
         var handedOver = 0
         var rounds = 0
         repeat {
-            // Every other round, threads that stop one another.
-            let meeting = MeetingThreads(count: threads, stops: rounds % 2 == 1)
+            // Every other round (or every stoppingEvery-th), threads that
+            // stop one another.
+            let meeting = MeetingThreads(count: threads, stops: rounds % stoppingEvery == 1)
             rounds += 1
             if let failure = round(meeting) {
                 return .fail(

@@ -61,8 +61,14 @@ extension Conformance {
     /// give its threads time side by side), well inside a check's time
     /// limit (10 s), so that a slow source runs out of evidence, not time:
     /// inconclusive, never "a deadlock?".
-    static func racingSenders(_ round: (MeetingThreads) -> String?) -> Outcome {
-        MeetingThreads.rounds(threads: 2, meetings: sendMeetings, handovers: sendHandovers, budget: .seconds(6), round)
+    static func racingSenders(
+        minimumRounds: Int = 10,
+        stoppingEvery: Int = 2,
+        _ round: (MeetingThreads) -> String?
+    ) -> Outcome {
+        MeetingThreads.rounds(
+            threads: 2, meetings: sendMeetings, handovers: sendHandovers, minimumRounds: minimumRounds,
+            budget: .seconds(6), stoppingEvery: stoppingEvery, round)
     }
 
     static let exactlyOnce = Rule(
@@ -126,7 +132,10 @@ extension Conformance {
         sentence: "Observers of one source never run at the same time.",
         appliesTo: { $0.delivery == .synchronous }
     ) { source in
-        racingSenders { threads in
+        // Eight rounds in step, where senders slip past a gate taken by a
+        // load and then a store (stops seldom land between the two), and
+        // four whose threads stop one another.
+        racingSenders(minimumRounds: 12, stoppingEvery: 3) { threads in
             let instance = source.make()
             let inside = Atomic<Int>(0)
             let running = Atomic<Int>(-1)
@@ -147,8 +156,17 @@ extension Conformance {
                     }
                     // A thread stopped inside the source goes on now, while
                     // this call runs: if nothing keeps it out, it calls an
-                    // observer before this call ends.
-                    let lingering = threads.releaseStopped() ? 4_000 : threads.stops ? 0 : 50
+                    // observer before this call ends. In step, a call of the
+                    // first observer lingers while the other thread is inside
+                    // a send: a sender that slipped past a broken gate at the
+                    // same instant as this one calls an observer only if a
+                    // call is still running when it gets there (with calls
+                    // of 50 spins, rounds in which both senders got through
+                    // the gate together passed now and then).
+                    let lingering =
+                        threads.releaseStopped()
+                        ? 4_000
+                        : threads.stops ? 0 : observer == 0 && threads.anotherIsInside ? lingeringWhileMet : 50
                     var spins = 0
                     while inside.load(ordering: .relaxed) == 1 && spins < lingering { spins += 1 }
                     inside.subtract(1, ordering: .sequentiallyConsistent)
@@ -168,6 +186,10 @@ extension Conformance {
             return nil
         }
     }
+
+    /// How many spins a call of C3's first observer lingers, in step, while
+    /// the other sender is inside the source.
+    static let lingeringWhileMet = 250
 
     static let crossThreadSendDelivered = Rule(
         id: "C4",
@@ -539,7 +561,7 @@ extension Conformance {
             // a moment to show itself, then finish.
             _ = disposing.wait(timeout: .now() + .seconds(2))
             _ = disposing.wait(timeout: .now() + .seconds(2))
-            _ = entered.wait(timeout: .now() + .milliseconds(25))
+            _ = entered.wait(timeout: .now() + .milliseconds(10))
             finished.store(true, ordering: .sequentiallyConsistent)
         }
         instance.settle()

@@ -142,6 +142,36 @@ struct FaultSourceTests {
         #expect(reason.contains("never met"))
     }
 
+    @Test("rounds that stop every third round stop in the second, fifth and eighth, and run in step otherwise")
+    func stoppingEveryThird() throws {
+        try #require(Pauses.available, "pauses work on Linux and Darwin")
+        let stopped = LockedValue<[Bool]>([])
+        _ = MeetingThreads.rounds(threads: 2, meetings: 0, minimumRounds: 9, stoppingEvery: 3) { threads in
+            stopped.modify { $0.append(threads.stops) }
+            return nil
+        }
+        #expect(stopped.value == [false, true, false, false, true, false, false, true, false])
+    }
+
+    @Test("a stopping thread of sendTogether gives up its stops after its budget, and the first thread then ends")
+    func stoppingBudget() throws {
+        try #require(Pauses.available, "pauses work on Linux and Darwin")
+        let threads = MeetingThreads(count: 2, stops: true)
+        // The stopping thread's sends take a millisecond each (a source
+        // whose every send is slow), so 100 of them would take 100 ms; the
+        // first thread's, 2 µs, so 40,000 of them take 80 ms.
+        let counts = threads.sendTogether(atLeast: 400) { thread, _ in
+            let end = ContinuousClock.now + (thread == 1 ? .milliseconds(1) : .microseconds(2))
+            while ContinuousClock.now < end {}
+        }
+        // The budget (10 ms) is looked at every eighth send: at the 16th at
+        // the latest, whatever else the machine does.
+        #expect((1...16).contains(counts[1]), "the stopping thread sent \(counts[1]) values")
+        // The first thread stopped when the other was done, not at its own
+        // limit (100 times the values).
+        #expect(counts[0] >= 400 && counts[0] < 40_000, "the first thread sent \(counts[0]) values")
+    }
+
     @Test("threads released together meet, and a correct source passes")
     func meeting() {
         let registry = ObserverRegistry<Int>()
