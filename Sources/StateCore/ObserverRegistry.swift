@@ -368,18 +368,25 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// The disposable handed out for each handler.
     @usableFromInline
     final class Subscription: Disposable, @unchecked Sendable {
-        // Safe to share: `disposed` is atomic and `detach` is immutable.
+        // Safe to share: `disposed` is atomic; `registry` and `detach` are
+        // immutable (a weak reference is read atomically).
         @usableFromInline let disposed = Atomic<Bool>(false)
-        /// Unregisters this subscription from its registry (held weakly).
+        /// The registry, held weakly: a subscription kept after its
+        /// registry is gone keeps nothing alive.
+        @usableFromInline weak let registry: ObserverRegistry?
+        /// Unregisters this subscription from its registry.
         ///
         /// A closure made in the (inlinable) `add`, so that removal runs
         /// specialised code even though `dispose()` is reached through the
-        /// `Disposable` protocol.
+        /// `Disposable` protocol. It captures nothing (it reads the registry
+        /// from the subscription), so it costs no allocation: one per
+        /// subscription is the subscription itself (state-bench S4).
         @usableFromInline let detach: @Sendable (Subscription) -> Void
 
         @inlinable
         init(registry: ObserverRegistry) {
-            detach = { [weak registry] subscription in registry?.remove(subscription) }
+            self.registry = registry
+            detach = { subscription in subscription.registry?.remove(subscription) }
         }
 
         @inlinable
