@@ -144,7 +144,7 @@ extension ObservableProperty: ObservablePropertyType {
             applyAndRecord(action)
             return
         }
-        source.publish(action.reduce(state: source.currentValue()))
+        source.publish(action.reduce(state: source.currentValueInDeliveryOrder()))
     }
 
     /// Reduces, records in the attached log, stores and announces, or
@@ -153,11 +153,11 @@ extension ObservableProperty: ObservablePropertyType {
     @usableFromInline @inline(never)
     func applyAndRecord<Action: ActionType>(_ action: Action) where Action.StateValueType == ValueType {
         guard let recorder else {
-            source.publish(action.reduce(state: source.currentValue()))
+            source.publish(action.reduce(state: source.currentValueInDeliveryOrder()))
             return
         }
         guard recorder.admits(action) else { return }
-        let value = action.reduce(state: source.currentValue())
+        let value = action.reduce(state: source.currentValueInDeliveryOrder())
         recorder.record(action, value)
         source.publish(value)
     }

@@ -184,6 +184,20 @@ extension StateSource {
     package func currentValue<Current>() -> Current where Memory == CurrentValue<Current> {
         memory.value.value
     }
+
+    /// The current value, read in delivery order, without the memory's lock.
+    ///
+    /// The memory is only written in delivery order (``publish(_:notifying:)``),
+    /// under its lock, so its writer never needs that lock to read it: no
+    /// other thread can write at the same time, and the delivery lock orders
+    /// this read after the last write, whichever thread made it. Readers on
+    /// other threads still take the lock (``currentValue()``). One lock
+    /// fewer on a reducer's path (state-bench S3, Delta).
+    @inlinable
+    package func currentValueInDeliveryOrder<Current>() -> Current where Memory == CurrentValue<Current> {
+        assert(registry.isInDeliveryOrder, "StateSource.currentValueInDeliveryOrder() runs only in delivery order")
+        return memory.storage.value
+    }
 }
 
 extension StateSource where Value: Sendable {
