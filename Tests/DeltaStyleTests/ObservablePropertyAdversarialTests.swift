@@ -1,6 +1,7 @@
 import DeltaStyle
 import Dispatch
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -39,6 +40,46 @@ struct ObservablePropertyAdversarialTests {
         #expect(delivered.values == Array(1...total), "one order, each value once, no recursion")
         #expect(delivered.values.last == property.value, "the last value delivered is the property's value")
         #expect(mismatches.values.isEmpty, "inside a callback the value is the one being delivered")
+    }
+
+    /// Two fields a reduce keeps equal: a reader that saw them differ saw a
+    /// write half done.
+    struct Pair: Equatable {
+        var first = 0
+        var second = 0
+    }
+
+    struct Advance: ActionType {
+        func reduce(state: Pair) -> Pair { Pair(first: state.first + 1, second: state.second + 1) }
+    }
+
+    @Test("reads from another thread while two threads dispatch: never half a write, never going back, none lost")
+    func readsWhileDispatching() {
+        // A dispatch reads the value it reduces without the value's lock
+        // (it runs in the property's delivery order, where the only writes
+        // are made); readers on other threads still take it.
+        let property = ObservableProperty(Pair())
+        let dispatching = Atomic<Int>(2)
+        let problems = Recorder<String>()
+        let reads = Atomic<Int>(0)
+        onThreads(3) { thread in
+            if thread < 2 {
+                for _ in 0..<2_000 { property.apply(Advance()) }
+                dispatching.subtract(1, ordering: .releasing)
+                return
+            }
+            var last = 0
+            while dispatching.load(ordering: .acquiring) > 0 {
+                let read = property.value
+                if read.first != read.second { problems.append("read \(read): half a write") }
+                if read.first < last { problems.append("read \(read.first) after \(last): going back") }
+                last = read.first
+                reads.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(property.value == Pair(first: 4_000, second: 4_000), "no dispatch lost")
+        #expect(problems.values.isEmpty, "\(problems.values.prefix(3))")
+        #expect(reads.load(ordering: .relaxed) > 0, "the reader read while the others dispatched")
     }
 
     @Test("subscribers joining from another thread during dispatches hear consecutive values, none twice")
