@@ -60,28 +60,36 @@ open class Store<State: StateType>: StoreType {
     @usableFromInline let middlewares: [MiddlewareType]
     /// The state and its observers; its delivery order is the order of the
     /// store's whole dispatch pipeline.
+    ///
+    /// The pipeline reads the state from it without its lock
+    /// (`currentValueInDeliveryOrder()`): the pipeline is the memory's only
+    /// writer, so a second copy of the state would only cost a retain and a
+    /// release per dispatch (state-bench S3).
     @usableFromInline let source: StateSource<CurrentValue<State>>
-    /// The state as the pipeline sees it; only touched in the store's order.
-    @usableFromInline @exclusivity(unchecked) var working: State
     /// The disposables of middlewares that have not passed their action on.
     @usableFromInline let pending = LockedValue(PendingMiddlewares())
     /// Whether each action type seen so far is an `IgnorableAction`.
     ///
     /// The runtime's conformance check is costly, and its answer never
     /// changes. Only touched in the store's order (one dispatch at a time).
-    @usableFromInline @exclusivity(unchecked) var ignorableTypes: [ObjectIdentifier: Bool] = [:]
+    @usableFromInline @exclusivity(unchecked) final var ignorableTypes: [ObjectIdentifier: Bool] = [:]
     /// The last action type looked up, and its answer: consecutive actions
     /// are often of one type, and this spares hashing.
-    @usableFromInline @exclusivity(unchecked) var lastActionType: (type: ObjectIdentifier, ignorable: Bool)?
+    ///
+    /// The type is the one an action's existential box records, read
+    /// without a runtime call; only a value type's is kept here, since a
+    /// class instance may be boxed as one of its superclasses (see
+    /// ``isIgnorable(_:)``).
+    @usableFromInline @exclusivity(unchecked) final var lastActionType: (type: ObjectIdentifier, ignorable: Bool)?
     /// The attached action log's recorder, if any.
     ///
     /// Only touched in the store's order. With none attached, a dispatch pays one load.
-    @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<any Action, State>?
+    @usableFromInline @exclusivity(unchecked) final var recorder: InputRecorder<any Action, State>?
     /// Whether `recorder` is set.
     ///
     /// The hot path tests this flag, which costs no retain (state-bench
     /// S3). Only touched in the same order.
-    @usableFromInline @exclusivity(unchecked) var isRecording = false
+    @usableFromInline @exclusivity(unchecked) final var isRecording = false
 
     /// The state after every action reduced so far, including ignorable ones.
     ///
@@ -141,7 +149,6 @@ open class Store<State: StateType>: StoreType {
         self.reduce = { state, action in reducer.reduce(state, action: action) }
         self.middlewares = middlewares
         source = StateSource(value: state)
-        working = state
         source.label(flavour: "DucksStyle", type: "\(Swift.type(of: self))")
     }
 
@@ -208,8 +215,8 @@ open class Store<State: StateType>: StoreType {
             reduceRecordAndPublish(action)
             return
         }
-        working = reduce(working, action)
-        source.publish(working, notifying: !isIgnorable(action))
+        let state = reduce(source.currentValueInDeliveryOrder(), action)
+        source.publish(state, notifying: !isIgnorable(action))
     }
 
     /// Reduces `action`, records it in the attached log and tells the
@@ -219,37 +226,66 @@ open class Store<State: StateType>: StoreType {
     /// Runs in the store's order.
     @usableFromInline @inline(never)
     final func reduceRecordAndPublish(_ action: Action) {
+        let state: State
         if let recorder {
             guard recorder.admits(action) else { return }
-            working = reduce(working, action)
-            recorder.record(action, working)
+            state = reduce(source.currentValueInDeliveryOrder(), action)
+            recorder.record(action, state)
         } else {
-            working = reduce(working, action)
+            state = reduce(source.currentValueInDeliveryOrder(), action)
         }
-        source.publish(working, notifying: !isIgnorable(action))
+        source.publish(state, notifying: !isIgnorable(action))
     }
 
     /// Whether `action` is an ``IgnorableAction``, remembered per type.
     ///
+    /// The hot path compares the type recorded in the action's existential
+    /// box with the last one seen: no runtime call (`type(of:)` on an
+    /// existential is one, `swift_getDynamicType`: state-bench S3).
+    ///
     /// Runs in the store's order.
     @inlinable
     final func isIgnorable(_ action: Action) -> Bool {
-        let type = ObjectIdentifier(Swift.type(of: action))
-        if let last = lastActionType, last.type == type { return last.ignorable }
+        let boxed = ObjectIdentifier(Self.boxedType(of: action))
+        if let last = lastActionType, last.type == boxed { return last.ignorable }
+        return lookUpIgnorable(action, boxed: boxed)
+    }
+
+    /// The type an existential box records for `action`: its own type for a
+    /// value type; for a class instance, the class it was boxed as, which
+    /// may be a superclass of its own.
+    @inlinable @inline(__always)
+    static func boxedType<A: Action>(of action: A) -> A.Type {
+        A.self
+    }
+
+    /// Looks up (and remembers) whether `action`'s type is an
+    /// ``IgnorableAction``.
+    ///
+    /// A class instance is looked up by its dynamic type, and is never the
+    /// remembered last type: a subclass may be ignorable where the class
+    /// it was boxed as is not. Runs in the store's order.
+    @usableFromInline
+    final func lookUpIgnorable(_ action: Action, boxed: ObjectIdentifier) -> Bool {
+        let isClass = type(of: action) is AnyClass
+        let key = isClass ? ObjectIdentifier(type(of: action)) : boxed
         let ignorable: Bool
-        if let known = ignorableTypes[type] {
+        if let known = ignorableTypes[key] {
             ignorable = known
         } else {
             ignorable = action is IgnorableAction
-            ignorableTypes[type] = ignorable
+            ignorableTypes[key] = ignorable
         }
-        lastActionType = (type, ignorable)
+        if !isClass {
+            lastActionType = (boxed, ignorable)
+        }
         return ignorable
     }
 }
 
 // Safe to share when the state is: the state source is thread-safe, the
-// pipeline (which alone touches `working` and the type caches) runs in its
+// pipeline (which alone writes the source's memory and touches the type
+// caches) runs in its
 // delivery order, and the middlewares are immutable.
 extension Store: @unchecked Sendable where State: Sendable {}
 
@@ -285,7 +321,6 @@ extension Store {
                 owner: self,
                 recorder: \.recorder,
                 isRecording: \.isRecording,
-                working: \.working,
                 source: source
             )
         )

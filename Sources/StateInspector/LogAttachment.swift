@@ -51,16 +51,19 @@ package struct RecorderExchange<Input, Value> {
 }
 
 extension LogAttachment where Snapshot == Value {
-    /// The attachment of a store that keeps its state in `working` and
-    /// publishes it through `source` (the Ducks store, the Reactor core):
-    /// the log records the state itself, and a travel sets `working` and
-    /// publishes it.
+    /// The attachment of a store that publishes its state through `source`
+    /// (the Ducks store, the Reactor core): the log records the state
+    /// itself, and a travel publishes the state it moves to.
+    ///
+    /// A store that keeps a working copy of its state besides the source's
+    /// (the Reactor core, whose commands read it) names it in `working`, and
+    /// a travel sets it too; without one, the state is read from the source.
     package static func store<Owner: AnyObject>(
         flavour: String,
         owner: Owner,
         recorder: ReferenceWritableKeyPath<Owner, InputRecorder<Input, Value>?>,
         isRecording: ReferenceWritableKeyPath<Owner, Bool>,
-        working: ReferenceWritableKeyPath<Owner, Value>,
+        working: ReferenceWritableKeyPath<Owner, Value>? = nil,
         source: StateSource<CurrentValue<Value>>
     ) -> LogAttachment {
         LogAttachment(
@@ -70,12 +73,17 @@ extension LogAttachment where Snapshot == Value {
             exchange: { [weak owner] new in
                 guard let owner else { return nil }
                 let replaced = InputRecorder.exchange(new, in: owner, recorderAt: recorder, flagAt: isRecording)
-                return RecorderExchange(replaced: replaced, state: owner[keyPath: working])
+                let state = working.map { owner[keyPath: $0] } ?? source.currentValueInDeliveryOrder()
+                return RecorderExchange(replaced: replaced, state: state)
             },
             moveTo: { [weak owner] state, leaving in
                 guard let owner else { return }
-                leaving(owner[keyPath: working])
-                owner[keyPath: working] = state
+                if let working {
+                    leaving(owner[keyPath: working])
+                    owner[keyPath: working] = state
+                } else {
+                    leaving(source.currentValueInDeliveryOrder())
+                }
                 source.publish(state)
             }
         )

@@ -20,6 +20,10 @@ struct Named: Action {
 
 struct Silent: IgnorableAction {}
 
+/// An action class the reducer leaves alone, and an ignorable subclass.
+class Ping: Action {}
+final class QuietPing: Ping, IgnorableAction {}
+
 struct CountReducer: Reducer {
     func reduce(_ state: Count, action: Action) -> Count {
         var state = state
@@ -273,6 +277,25 @@ struct StoreBehaviourTests {
         store.dispatch(Add())
         #expect(store.currentState.value == 0)
         #expect(seen.values == [1, 0])
+    }
+
+    @Test("an ignorable subclass of an action class is ignored, also when dispatched as its superclass")
+    func ignorableSubclass() {
+        let store = Store(reducer: CountReducer(), state: Count())
+        let seen = Recorder<Int>()
+        store.newState.subscribe(onNext: { seen.append($0.value) }).disposed(by: bag)
+        let quiet: Ping = QuietPing()
+        // The store remembers the last action type: alternate the two
+        // classes, both boxed as `Ping`, and a struct between them.
+        store.dispatch(Ping())
+        store.dispatch(quiet)
+        store.dispatch(Ping())
+        store.dispatch(quiet)
+        store.dispatch(Add())
+        store.dispatch(quiet)
+        store.dispatch(Silent())
+        store.dispatch(Ping())
+        #expect(seen.values == [0, 0, 1, -1])
     }
 
     @Test("disposing a derived subscription disposes its upstream registry handler")
