@@ -106,15 +106,13 @@ open class Store<State: StateType>: StoreType {
     /// after a `dispatch` made there, you first receive the state that
     /// dispatch produced, once.
     public final var state: Observable<State> {
-        let source = source
-        return Observable { observer in source.add(replaying: true, observer.next) }
+        Observable(sharedSource: source.entrance(replaying: true))
     }
 
     /// Every new state from now on, except those produced by an
     /// ``IgnorableAction``.
     public final var newState: Observable<State> {
-        let source = source
-        return Observable { observer in source.add(replaying: false, observer.next) }
+        Observable(sharedSource: source.entrance(replaying: false))
     }
 
     /// A binder that dispatches each action it receives, synchronously, on

@@ -51,8 +51,7 @@ public final class BehaviorRelay<Element>: ObservableType {
     /// - Returns: The observable.
     @inlinable
     public func asObservable() -> Observable<Element> {
-        let source = source
-        return Observable { observer in source.add(replaying: true, observer.next) }
+        Observable(sharedSource: source.entrance(replaying: true))
     }
 }
 

@@ -15,6 +15,35 @@ public protocol ObservableType {
 }
 
 extension ObservableType {
+    /// Subscribes with a callback for each element.
+    ///
+    /// ```swift
+    /// relay.subscribe(onNext: { print($0) }).disposed(by: disposeBag)
+    /// ```
+    ///
+    /// The same as ``subscribe(onNext:onError:onCompleted:onDisposed:)``
+    /// given only `onNext`; this form takes the callback as it is, not
+    /// wrapped in an optional. An optional holds a closure in its most
+    /// general form, so a closure passed through one is converted twice on
+    /// its way to the source: two allocations per subscription, and two
+    /// more calls per element (state-bench S1, S3 and S4).
+    ///
+    /// - Parameter onNext: Called with each element.
+    /// - Returns: A disposable that ends the subscription.
+    @inlinable
+    @discardableResult
+    public func subscribe(onNext: @escaping (Element) -> Void) -> Disposable {
+        let observable = asObservable()
+        if case .shared(let entrance) = observable.recipe {
+            // A shared source that never fails or completes: its registry
+            // does what a sink would (see `Observable.Recipe.shared`).
+            return entrance.add(onNext)
+        }
+        let subscription = SubscriptionSink<Element>(onDisposed: nil)
+        subscription.start(observable.subscribeHandler, onNext: onNext, onError: nil, onCompleted: nil)
+        return subscription
+    }
+
     /// Subscribes with callbacks for each kind of event.
     ///
     /// ```swift
@@ -41,9 +70,17 @@ extension ObservableType {
         onCompleted: (() -> Void)? = nil,
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
+        let observable = asObservable()
+        if case .shared(let entrance) = observable.recipe {
+            // A shared source that never fails or completes: its registry
+            // does what a sink would (see `Observable.Recipe.shared`).
+            let subscription = entrance.add(onNext ?? { _ in })
+            guard let onDisposed else { return subscription }
+            return Disposables.create(subscription, Disposables.create(with: onDisposed))
+        }
         let subscription = SubscriptionSink<Element>(onDisposed: onDisposed)
         subscription.start(
-            asObservable().subscribeHandler,
+            observable.subscribeHandler,
             onNext: onNext,
             onError: onError,
             onCompleted: onCompleted

@@ -37,8 +37,7 @@ public final class PublishRelay<Element>: ObservableType {
     /// - Returns: The observable.
     @inlinable
     public func asObservable() -> Observable<Element> {
-        let source = source
-        return Observable { observer in source.add(replaying: false, observer.next) }
+        Observable(sharedSource: source.entrance(replaying: false))
     }
 }
 

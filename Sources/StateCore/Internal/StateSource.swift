@@ -136,11 +136,19 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
     /// - Returns: A disposable that removes the observer.
     @inlinable
     package func add(replaying: Bool, _ handler: @escaping (Value) -> Void) -> Disposable {
+        entrance(replaying: replaying).add(handler)
+    }
+
+    /// Where observers join this source later, if `replaying` hearing first
+    /// what it keeps at that instant: for an observable of the source that
+    /// adds each subscriber's handler itself (the Ducks relays and store).
+    @inlinable
+    package func entrance(replaying: Bool) -> SourceEntrance<Value> {
         guard replaying, !keepsNothing else {
-            return registry.add(handler)
+            return SourceEntrance(registry: registry, replay: nil)
         }
         let memory = memory
-        return registry.add(replaying: { memory.value.replay }, handler)
+        return SourceEntrance(registry: registry, replay: { memory.value.replay })
     }
 
     /// Runs `now` in delivery order, or queues the same work that `later`
@@ -215,5 +223,33 @@ extension StateSource where Value: Sendable {
     package func observed<Current>(on scheduler: Scheduler) -> ObservedState<Current>
     where Memory == CurrentValue<Current> {
         ObservedState(initial: currentValue(), on: scheduler) { handler in self.add(replaying: true, handler) }
+    }
+}
+
+/// Where observers join one ``StateSource``: its registry and, for an
+/// entrance that replays, what a new observer hears first (read at the
+/// instant it joins the delivery order).
+///
+/// A value an observable keeps, so that each subscription adds its handler
+/// to the registry directly (see ``StateSource/entrance(replaying:)``).
+@usableFromInline
+package struct SourceEntrance<Value> {
+    @usableFromInline let registry: ObserverRegistry<Value>
+    @usableFromInline let replay: (() -> [Value])?
+
+    @inlinable
+    init(registry: ObserverRegistry<Value>, replay: (() -> [Value])?) {
+        self.registry = registry
+        self.replay = replay
+    }
+
+    /// Adds `handler`, which first hears the replay if there is one, then
+    /// every value delivered after it joined.
+    ///
+    /// - Returns: A disposable that removes the handler.
+    @inlinable
+    package func add(_ handler: @escaping (Value) -> Void) -> Disposable {
+        guard let replay else { return registry.add(handler) }
+        return registry.add(replaying: replay, handler)
     }
 }
