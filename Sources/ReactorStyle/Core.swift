@@ -179,7 +179,7 @@ public final class Core<StateType: State> {
     ///     when `nil`. It runs on `scheduler`.
     @inlinable
     public func add(subscriber: AnySubscriber, notifyOn scheduler: Scheduler, selector: ((StateType) -> Any)? = nil) {
-        let updater = resolver(for: subscriber, selected: selector != nil).updater(for: subscriber, selector: selector)
+        let updater = resolver(for: subscriber, selected: selector != nil).updater(selector: selector)
         let link = SubscriberLink(core: self, subscriber: subscriber, scheduler: scheduler, updater: updater)
         guard register(link) else { return }
         link.join(source)
@@ -248,7 +248,11 @@ public final class Core<StateType: State> {
 
     /// Whether the calling thread is inside the core's work or a queue
     /// subscriber's `update`.
-    @usableFromInline
+    ///
+    /// Inlinable, so that it runs specialised for the state type: an
+    /// unspecialised read looks up the source's generic metadata (state-bench
+    /// S4).
+    @inlinable
     var isInCallback: Bool {
         if source.isInDeliveryOrder { return true }
         let thread = currentThreadIdentity()

@@ -117,7 +117,7 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
 
     /// Whether the calling thread is running this source's work in delivery
     /// order right now.
-    @usableFromInline
+    @inlinable
     package var isInDeliveryOrder: Bool {
         registry.isInDeliveryOrder
     }
