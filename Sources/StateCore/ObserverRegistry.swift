@@ -293,8 +293,10 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         // retaining it (a `for … in` loop retains and releases every
         // element: state-bench S1, L = 10 and 100). With no handler, not
         // even the copy: its retain and release are most of the work then
-        // (state-bench S3, S = 0).
-        guard !entries.isEmpty else { return }
+        // (state-bench S3, S = 0). `count`, not `isEmpty`: unspecialised
+        // (a logged store's path), `isEmpty` is `Collection`'s, reached
+        // through a witness table looked up on every call.
+        guard entries.count != 0 else { return }
         let current = entries
         isDelivering = true
         var index = 0
