@@ -36,6 +36,14 @@ extension ObservableType {
     /// subscriber must not wait for another thread that feeds this
     /// observable's source.
     ///
+    /// - Important: A known defect, not yet fixed: with `replay` of one or
+    ///   more, a subscriber that sends to this observable's source from its
+    ///   replay call (on the subscribing thread), while another thread sends to that
+    ///   source, can deadlock with that thread: the sending thread waits,
+    ///   inside the source's delivery, for the share's subscribers, whose
+    ///   replay waits for the source. Send from a later call, or hop
+    ///   through a scheduler.
+    ///
     /// - Parameters:
     ///   - replay: How many of the latest elements a new subscriber hears
     ///     first; zero (the default) or less keeps none.
