@@ -1,4 +1,5 @@
 import DucksStyle
+import Foundation
 import TestSupport
 import Testing
 
@@ -22,6 +23,48 @@ struct ObservableDisposalTests {
             subscribe: { handler in relay.subscribe(onNext: handler) },
             send: { relay.accept(1) }
         )
+    }
+
+    @Test(
+        "onDisposed of a relay subscription runs once: disposed inside onNext and from two other threads at once"
+    )
+    func onDisposedOnceOnRelay() throws {
+        try bounded {
+            for _ in 0..<200 {
+                let relay = PublishRelay<Int>()
+                let disposals = LockedValue(0)
+                let callsAfterDispose = LockedValue(0)
+                let allDisposed = LockedValue(false)
+                let subscription = LockedValue<Disposable?>(nil)
+                let made = relay.subscribe(
+                    onNext: { value in
+                        if allDisposed.value { callsAfterDispose.modify { $0 += 1 } }
+                        if value == 3 { subscription.value?.dispose() }
+                    },
+                    onDisposed: { disposals.modify { $0 += 1 } }
+                )
+                subscription.modify { $0 = made }
+                let start = DispatchSemaphore(value: 0)
+                let done = DispatchSemaphore(value: 0)
+                for _ in 0..<2 {
+                    Thread {
+                        start.wait()
+                        subscription.value?.dispose()
+                        done.signal()
+                    }.start()
+                }
+                start.signal()
+                start.signal()
+                for value in 0..<6 { relay.accept(value) }
+                done.wait()
+                done.wait()
+                subscription.value?.dispose()
+                allDisposed.modify { $0 = true }
+                relay.accept(7)
+                #expect(disposals.value == 1, "onDisposed ran \(disposals.value) times")
+                #expect(callsAfterDispose.value == 0, "onNext was called after every dispose() returned")
+            }
+        }
     }
 
     // MARK: Releasing callbacks
