@@ -362,6 +362,12 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     @inlinable
     func remove(_ subscription: Subscription) {
         let removed = deliveryLock.excludingDelivery { () -> Entry? in
+            // Marked here, once no delivery runs on another thread: values
+            // posted to this registry before the removal was asked for
+            // still reach the handler (see `DeliveryLock.excludingDelivery`),
+            // and from inside a delivery, the handlers not yet called in it
+            // see the mark.
+            subscription.disposed.store(true, ordering: .releasing)
             guard let index = entries.firstIndex(where: { $0.subscription === subscription }) else {
                 return nil
             }
@@ -394,7 +400,14 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         @inlinable
         init(registry: ObserverRegistry) {
             self.registry = registry
-            detach = { subscription in subscription.registry?.remove(subscription) }
+            detach = { subscription in
+                guard let registry = subscription.registry else {
+                    // With the registry gone, no delivery can be running.
+                    subscription.disposed.store(true, ordering: .releasing)
+                    return
+                }
+                registry.remove(subscription)
+            }
         }
 
         @inlinable
@@ -406,8 +419,6 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         /// for a call of the handler running on another thread.
         @usableFromInline
         func dispose() {
-            disposed.store(true, ordering: .releasing)
-            // With the registry gone, no delivery can be running.
             detach(self)
         }
     }

@@ -29,20 +29,18 @@ extension ObservableType {
     ///   (see ``SubjectLifetimeScope``).
     ///
     /// Thread-safety: subscribing and disposing are safe from any thread.
-    /// Subscribers hear the events one at a time, in one order, on the
-    /// thread the source emits on (a subscriber's replay on the subscribing
-    /// thread); an event emitted while subscribers are being told the
-    /// previous one waits its turn (see StateCore's delivery order). So a
-    /// subscriber must not wait for another thread that feeds this
-    /// observable's source.
-    ///
-    /// - Important: A known defect, not yet fixed: with `replay` of one or
-    ///   more, a subscriber that sends to this observable's source from its
-    ///   replay call (on the subscribing thread), while another thread sends to that
-    ///   source, can deadlock with that thread: the sending thread waits,
-    ///   inside the source's delivery, for the share's subscribers, whose
-    ///   replay waits for the source. Send from a later call, or hop
-    ///   through a scheduler.
+    /// Subscribers hear the events one at a time, in one order. An event
+    /// reaches them on the thread the source emits on, unless the share is
+    /// busy on another thread (a subscriber's replay, which runs on the
+    /// subscribing thread, or an earlier event): then that thread hands it
+    /// to them after its current work, and the source's emitting thread
+    /// goes on without waiting. So the share never waits for its
+    /// subscribers while its source delivers, and a subscriber may send to
+    /// the source, even from its replay while another thread sends. A
+    /// `subscribe` returns once the source is connected: from another
+    /// thread while the first subscriber is connecting it, it waits for
+    /// that connection to open (a subscribe made from inside the connect,
+    /// on the connecting thread, does not).
     ///
     /// - Parameters:
     ///   - replay: How many of the latest elements a new subscriber hears

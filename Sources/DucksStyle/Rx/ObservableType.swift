@@ -99,7 +99,7 @@ extension ObservableType {
 @usableFromInline
 final class SubscriptionSink<Element>: Disposable, @unchecked Sendable {
     // Safe to share: `upstream` and `onDisposed` are thread-safe
-    // disposables; `stopped` is atomic.
+    // disposables; `stopped` and `disposing` are atomic.
     /// Runs the user's `onDisposed` once; nil when there is none (the
     /// common case, which then allocates nothing more: state-bench S4).
     @usableFromInline let onDisposed: Disposable?
@@ -137,13 +137,24 @@ final class SubscriptionSink<Element>: Disposable, @unchecked Sendable {
         upstream.setDisposable(subscribe(observer))
     }
 
-    @usableFromInline
-    var isDisposed: Bool { stopped.load(ordering: .acquiring) }
+    /// Set as soon as `dispose()` is called, before upstream's disposal
+    /// (which may wait); `stopped` follows once it has returned.
+    @usableFromInline let disposing = Atomic<Bool>(false)
 
     @usableFromInline
+    var isDisposed: Bool { disposing.load(ordering: .acquiring) || stopped.load(ordering: .acquiring) }
+
+    /// Ends the subscription: upstream first, then the sink stops.
+    ///
+    /// In that order, an element upstream took before this call (a
+    /// share's, handed to the thread delivering it) still reaches
+    /// `onNext` while upstream's disposal waits for it; once this returns,
+    /// no element does.
+    @usableFromInline
     func dispose() {
-        _ = stop()
+        disposing.store(true, ordering: .releasing)
         upstream.dispose()
+        _ = stop()
         onDisposed?.dispose()
     }
 

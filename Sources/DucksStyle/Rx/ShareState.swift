@@ -2,7 +2,25 @@ import Synchronization
 
 /// The upstream subscription of a shared observable, and the subject it
 /// feeds.
-final class ShareConnection<Element>: Sendable {
+///
+/// Two rules keep a share inside the contract:
+///
+/// - **It never waits for its subject while its source delivers.** The
+///   source's events reach the subject through ``forward(_:evenIfDetached:)``,
+///   which posts them in the subject's delivery order: run at once when the
+///   subject is idle, handed to the thread delivering it otherwise. A
+///   subscriber that sends to the source from its replay (holding the
+///   subject's delivery) while another thread sends (holding the source's)
+///   cannot deadlock with it.
+/// - **A subscriber never returns before the connection is open.** The
+///   thread that connects holds ``opening`` from the moment the connection
+///   is made (under the share's lock) until the source is subscribed; a
+///   subscriber that joins meanwhile from another thread waits for it, so
+///   the source's next event reaches it.
+final class ShareConnection<Element>: @unchecked Sendable {
+    // Safe to share: `subject` and `upstream` are thread-safe; `live` is
+    // atomic; `opening` is a lock; `opener` is immutable.
+
     /// Delivers the source's events to the subscribers, keeping what they
     /// replay.
     let subject: StateSource<ShareMemory<Element>>
@@ -12,15 +30,49 @@ final class ShareConnection<Element>: Sendable {
     /// share's lock) when it is disconnected or the source ends, so a late
     /// event of the source is dropped.
     private let live = Atomic<Bool>(true)
+    /// Held by the connecting thread until the source is subscribed.
+    private let opening = Lock()
+    /// The thread that connects.
+    private let opener: UInt
 
+    /// Creates the connection on the thread that will connect it, which
+    /// holds it closed until ``opened()``.
     init(subject: StateSource<ShareMemory<Element>>) {
         self.subject = subject
+        opener = currentThreadIdentity()
+        opening.lock()
     }
 
     var isLive: Bool { live.load(ordering: .acquiring) }
 
     func detach() {
         live.store(false, ordering: .releasing)
+    }
+
+    /// The source is subscribed; called once, by the connecting thread.
+    func opened() {
+        opening.unlock()
+    }
+
+    /// Returns once the source is subscribed; at once on the connecting
+    /// thread (a subscriber joining from inside the connect, such as a
+    /// replay of the source).
+    func waitUntilOpen() {
+        guard currentThreadIdentity() != opener else { return }
+        opening.lock()
+        opening.unlock()
+    }
+
+    /// Hands `event` to the subscribers, in the subject's delivery order,
+    /// without ever waiting for a subscriber on another thread; dropped
+    /// once this connection is detached, unless `evenIfDetached` (the
+    /// source's end, which detached it).
+    func forward(_ event: ShareEvent<Element>, evenIfDetached: Bool = false) {
+        guard evenIfDetached || isLive else { return }
+        subject.post(self, (event, evenIfDetached)) { connection, job in
+            guard job.1 || connection.isLive else { return }
+            connection.subject.publish(job.0)
+        }
     }
 }
 

@@ -24,8 +24,16 @@ final class SharedSource<Element> {
             case .completed: observer.onCompleted()
             }
         }
-        if join.connects, let connection = join.connection {
-            connect(connection)
+        if let connection = join.connection {
+            if join.connects {
+                connect(connection)
+                connection.opened()
+            } else {
+                // Joined a connection another thread is still opening: once
+                // this returns, the source's next event must reach this
+                // subscriber, so the connection must be open.
+                connection.waitUntilOpen()
+            }
         }
         let joined = join.connection
         // A composite, so that every concurrent `dispose()` reaches the
@@ -40,9 +48,7 @@ final class SharedSource<Element> {
         connection.upstream.setDisposable(
             source.subscribeHandler(
                 AnyObserver(
-                    next: { element in
-                        if connection.isLive { connection.subject.send(.next(element)) }
-                    },
+                    next: { element in connection.forward(.next(element)) },
                     error: { [self] error in end(connection, with: .error(error)) },
                     completed: { [self] in end(connection, with: .completed) }
                 )
@@ -52,7 +58,7 @@ final class SharedSource<Element> {
 
     private func end(_ connection: ShareConnection<Element>, with event: ShareEvent<Element>) {
         guard state.modify({ $0.end(connection) }) else { return }
-        connection.subject.send(event)
+        connection.forward(event, evenIfDetached: true)
         connection.upstream.dispose()
     }
 }

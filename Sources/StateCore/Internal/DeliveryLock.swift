@@ -122,6 +122,10 @@ package final class DeliveryLock: @unchecked Sendable {
     /// - While another thread delivers: handed to that thread, which runs it
     ///   after its queued work, before it lets go; this call returns at once.
     ///
+    /// Posted work runs in the order it was posted: a job posted after
+    /// another (by the same thread, or by a thread that follows it in some
+    /// order) never runs before it, whichever thread runs each.
+    ///
     /// - Parameters:
     ///   - owner: The object the work runs on.
     ///   - job: What else the work needs.
@@ -132,7 +136,20 @@ package final class DeliveryLock: @unchecked Sendable {
             return
         }
         if mutex.tryLock() {
-            hold { perform(owner, job) }
+            holder.store(currentThreadIdentity(), ordering: .relaxed)
+            // Work posted before this job, by a thread that found the lock
+            // taken, still waits for a holder: it goes first, so posted work
+            // runs in the order posted (a share's subject takes its source's
+            // values this way). Acquiring: a post that happened before this
+            // one is seen.
+            if postedCount.load(ordering: .acquiring) != 0 {
+                _ = takePosted()
+                queue.append { perform(owner, job) }
+                releaseAfterDraining()
+            } else {
+                perform(owner, job)
+                release()
+            }
             return
         }
         postedLock.withLock {
@@ -226,8 +243,9 @@ package final class DeliveryLock: @unchecked Sendable {
     ///
     /// Use it for work that must not overlap a delivery but delivers nothing
     /// itself, such as removing a handler. `body` must not call user code.
-    /// Work posted meanwhile (see ``post(_:_:_:)``) runs after `body`, on
-    /// this thread, before it returns.
+    /// Work posted before (see ``post(_:_:_:)``) and not yet run runs first,
+    /// on this thread; work posted meanwhile runs after `body`, on this
+    /// thread, before it returns.
     ///
     /// - Parameter body: The work to run.
     /// - Returns: What `body` returns.
@@ -237,6 +255,15 @@ package final class DeliveryLock: @unchecked Sendable {
             return body()
         }
         mutex.lock()
+        // Work posted before this call and not yet run goes first, as it
+        // would on any holder: a handler removed here still hears a value
+        // posted before its removal was asked for (a share's subscriber
+        // that sends, then disposes, hears its own value).
+        if postedCount.load(ordering: .sequentiallyConsistent) != 0 {
+            holder.store(currentThreadIdentity(), ordering: .relaxed)
+            drain()
+            holder.store(0, ordering: .relaxed)
+        }
         let result = body()
         mutex.unlock()
         // Like every holder, look for work posted while the lock was held.
