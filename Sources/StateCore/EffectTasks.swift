@@ -60,7 +60,11 @@ public final class EffectTasks: Sendable {
     ///   - fileID: Where the effect starts, for messages.
     ///   - line: Where the effect starts, for messages.
     ///   - operation: The effect.
-    /// - Returns: A disposable that cancels the task.
+    /// - Returns: A disposable that cancels the task. Once its `dispose()`
+    ///   has returned, from any thread, `operation` does not begin (a task
+    ///   disposed before it ran finishes without running it); an operation
+    ///   that has begun is cancelled (`Task.isCancelled`, a cancelled
+    ///   sleep), not waited for.
     @discardableResult
     public func start(
         fileID: StaticString = #fileID,
@@ -70,14 +74,17 @@ public final class EffectTasks: Sendable {
         let tracker = tracker
         let id = tracker.started(at: "\(fileID):\(line)")
         let current = EffectTracker.Current(tracker: tracker, id: id)
+        let gate = StartGate()
         let body: @Sendable () async -> Void = {
-            await EffectTracker.$current.withValue(current) {
-                await operation()
+            if gate.begin() {
+                await EffectTracker.$current.withValue(current) {
+                    await operation()
+                }
             }
             tracker.finished(id)
         }
         let task = executor.map { Task(executorPreference: $0, operation: body) } ?? Task(operation: body)
-        return Disposables.create { task.cancel() }
+        return Disposables.create(gate, Disposables.create { task.cancel() })
     }
 
     /// How many effect tasks started here have not finished.

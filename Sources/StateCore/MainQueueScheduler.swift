@@ -88,23 +88,25 @@ public final class MainQueueScheduler: Scheduler, Sendable {
     /// the main queue's timer, unless the returned disposable is disposed
     /// first.
     ///
+    /// Once the disposable's `dispose()` has returned, from any thread,
+    /// `work` has run to its end or never begins: a `dispose()` from
+    /// another thread waits for `work` that is running (see
+    /// ``Scheduler/schedule(after:_:)``).
+    ///
     /// - Parameters:
     ///   - delay: How long to wait; zero or less schedules at once.
     ///   - work: The work to run.
-    /// - Returns: A disposable that cancels `work` if it has not started.
+    /// - Returns: A disposable that cancels `work` if it has not begun.
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
-        let cancelled = Disposables.create()
-        let run: @Sendable () -> Void = {
-            if !cancelled.isDisposed { work() }
-        }
+        let scheduled = ScheduledWork(work)
         guard delay > .zero else {
-            schedule(run)
-            return cancelled
+            schedule(scheduled.run)
+            return scheduled
         }
-        let timer = DispatchWorkItem { [self] in schedule(run) }
+        let timer = DispatchWorkItem { [self] in schedule(scheduled.run) }
         DispatchQueue.main.asyncAfter(deadline: .now() + delay.dispatchInterval, execute: timer)
-        return Disposables.create(cancelled, Disposables.create(with: timer.cancel))
+        return Disposables.create(scheduled, Disposables.create(with: timer.cancel))
     }
 }
 

@@ -45,16 +45,25 @@ public struct QueueScheduler: Scheduler {
 
     /// Runs `work` on the queue once `delay` has passed, unless cancelled.
     ///
+    /// Once the returned disposable's `dispose()` has returned, from any
+    /// thread, `work` has run to its end or never begins, even if its time
+    /// had come and the queue was about to run it: a `dispose()` from
+    /// another thread waits for `work` that is running (see
+    /// ``Scheduler/schedule(after:_:)``).
+    ///
     /// - Parameters:
     ///   - delay: How long to wait; zero or less runs `work` as soon as
     ///     possible.
     ///   - work: The work to run.
-    /// - Returns: A disposable that cancels `work` if it has not started.
+    /// - Returns: A disposable that cancels `work` if it has not begun.
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
-        let item = DispatchWorkItem(block: work)
+        let scheduled = ScheduledWork(work)
+        let item = DispatchWorkItem(block: scheduled.run)
         queue.asyncAfter(deadline: .now() + delay.dispatchInterval, execute: item)
-        return Disposables.create(with: item.cancel)
+        // The work first: it is what stops the work; cancelling the item
+        // only lets the queue release it early.
+        return Disposables.create(scheduled, Disposables.create(with: item.cancel))
     }
 }
 

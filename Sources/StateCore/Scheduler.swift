@@ -23,10 +23,21 @@ public protocol Scheduler: Sendable {
     ///
     /// A delay of zero or less means "as soon as possible".
     ///
+    /// Cancelling is final, as an observer registry's `dispose()` is: once
+    /// the disposable's `dispose()` has returned, on any thread, `work`
+    /// has either run to its end or will never begin, even if its time had
+    /// come and the scheduler was about to run it. A `dispose()` from
+    /// another thread while `work` runs waits for it to finish (every
+    /// call, not only the first), so the caller may release what `work`
+    /// uses; from inside `work` it returns at once. So `work` must not wait
+    /// for a thread that disposes it (the same rule as for a registry's
+    /// handlers). Every StateCore scheduler keeps this promise, and so do
+    /// the ticks of ``schedule(every:_:)``.
+    ///
     /// - Parameters:
     ///   - delay: How long to wait before running `work`.
     ///   - work: The work to run.
-    /// - Returns: A disposable that cancels `work` if it has not started.
+    /// - Returns: A disposable that cancels `work` if it has not begun.
     @discardableResult
     func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable
 }

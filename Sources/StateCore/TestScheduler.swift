@@ -59,13 +59,33 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     ///   - delay: The virtual delay; zero or less means the current virtual
     ///     time.
     ///   - work: The work to run.
-    /// - Returns: A disposable that cancels `work` if it has not run yet.
+    /// Once the disposable's `dispose()` has returned, from any thread,
+    /// `work` has run to its end or never begins, even if an
+    /// ``advance(by:)`` on another thread has just reached it: a
+    /// `dispose()` from another thread waits for `work` that is running
+    /// (see ``Scheduler/schedule(after:_:)``).
+    ///
+    /// - Returns: A disposable that cancels `work` if it has not begun.
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
-        let id = enqueue(after: delay, work)
-        return Disposables.create { [weak self] in
-            self?.state.modify { $0.cancel(id) }
-        }
+        gated(work) { enqueue(after: delay, $0) }
+    }
+
+    /// Schedules `work` as a ``ScheduledWork`` with `add`, which returns
+    /// its identity: once the returned disposable's `dispose()` has
+    /// returned, `work` has run or never begins, even if an advance on
+    /// another thread has already taken it off the timeline.
+    private func gated(
+        _ work: @escaping @Sendable () -> Void,
+        _ add: (@escaping @Sendable () -> Void) -> Int
+    ) -> Disposable {
+        let scheduled = ScheduledWork(work)
+        let id = add(scheduled.run)
+        return Disposables.create(
+            scheduled,
+            Disposables.create { [weak self] in
+                self?.state.modify { $0.cancel(id) }
+            })
     }
 
     /// Moves the virtual clock forward by `duration`, running every piece of
@@ -126,10 +146,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Schedules the wake-up of a sleep on a ``TestClock``: work like any
     /// other, which ``pendingWork`` tells apart.
     package func scheduleWake(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
-        let id = state.modify { $0.add(work, after: delay, wakesASleeper: true) }
-        return Disposables.create { [weak self] in
-            self?.state.modify { $0.cancel(id) }
-        }
+        gated(work) { gatedWork in state.modify { $0.add(gatedWork, after: delay, wakesASleeper: true) } }
     }
 
     private func enqueue(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Int {

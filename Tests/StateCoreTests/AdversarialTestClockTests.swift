@@ -154,7 +154,9 @@ struct AdversarialTestClockTests {
         let clock = Self.clock()
         let outcome = LockedValue<String?>(nil)
         let gate = AsyncStream<Void>.makeStream()
+        let began = AsyncStream<Void>.makeStream()
         let effect = clock.effects.start {
+            began.continuation.finish()
             for await _ in gate.stream { break }
             do {
                 try await clock.sleep(for: .seconds(1))
@@ -163,6 +165,9 @@ struct AdversarialTestClockTests {
                 outcome.modify { $0 = "\(type(of: error))" }
             }
         }
+        // Disposed once its body has begun: an effect disposed before
+        // that never begins (SchedulerCancellationTests).
+        for await _ in began.stream {}
         effect.dispose()
         gate.continuation.finish()
         #expect(await clock.advance(by: .zero).isEmpty)

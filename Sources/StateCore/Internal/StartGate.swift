@@ -1,0 +1,85 @@
+import Synchronization
+
+/// An effect task's permission to begin its body: taken at most once, and
+/// never once the task is disposed.
+///
+/// Once ``dispose()`` has returned, ``begin()`` answers false, so the body
+/// does not begin. A body that has begun is not waited for: ``dispose()``
+/// never blocks (an effect may run for long, or wait for the thread that
+/// disposes it); it is cancelled instead. Delayed work on a scheduler
+/// passes through a ``ScheduledWork`` instead, whose disposal waits.
+package final class StartGate: Disposable, Sendable {
+    private static let pending = 0
+    private static let begun = 1
+    private static let cancelled = 2
+    private static let begunThenDisposed = 3
+
+    private let state = Atomic<Int>(StartGate.pending)
+
+    package init() {}
+
+    /// Takes the permission to begin; false once cancelled (or taken).
+    package func begin() -> Bool {
+        state.compareExchange(expected: Self.pending, desired: Self.begun, ordering: .acquiringAndReleasing).exchanged
+    }
+
+    /// Whether ``dispose()`` has been called.
+    package var isDisposed: Bool {
+        state.load(ordering: .acquiring) >= Self.cancelled
+    }
+
+    /// Whether the work was cancelled before it began.
+    package var isCancelled: Bool {
+        state.load(ordering: .acquiring) == Self.cancelled
+    }
+
+    /// Cancels the work if it has not begun: once this returns, ``begin()``
+    /// answers false. Returns at once, even while the work runs.
+    package func dispose() {
+        var current = state.load(ordering: .acquiring)
+        while current < Self.cancelled {
+            let next = current == Self.pending ? Self.cancelled : Self.begunThenDisposed
+            let (exchanged, original) = state.compareExchange(
+                expected: current, desired: next, ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            current = original
+        }
+    }
+}
+
+/// One piece of a scheduler's delayed work, run at most once, and never
+/// once disposed.
+///
+/// The ``Scheduler`` promise, kept by every StateCore scheduler: once
+/// ``dispose()`` has returned, the work does not begin; and a `dispose()`
+/// from another thread while the work runs waits for it to finish (every
+/// call, not only the first), so the caller may release what the work
+/// uses. From inside the work, `dispose()` returns at once.
+package final class ScheduledWork: Disposable, @unchecked Sendable {
+    // Safe to share: `gate` serialises the one run with every disposal;
+    // `work` is only touched under `gate` (in `run`) or after it closed.
+    private let gate = CallGate()
+    @exclusivity(unchecked) private var work: (@Sendable () -> Void)?
+
+    package init(_ work: @escaping @Sendable () -> Void) {
+        self.work = work
+    }
+
+    /// Runs the work, unless disposed or already run; on the scheduler.
+    package func run() {
+        gate.run {
+            let work = work
+            self.work = nil
+            work?()
+        }
+    }
+
+    /// Whether ``dispose()`` has been called.
+    package var isDisposed: Bool { gate.isClosed }
+
+    /// Cancels the work if it has not begun, and waits for it if it runs on
+    /// another thread.
+    package func dispose() {
+        gate.close(waiting: true)
+    }
+}
