@@ -21,7 +21,9 @@ private final class Tally: Sendable {
     let count = Atomic<Int>(0)
 }
 
-/// The `Scheduler` promise, on every scheduler: once the disposable of
+/// The `Scheduler` promise, on every scheduler.
+///
+/// Once the disposable of
 /// delayed work has returned from `dispose()`, the work has run to its end
 /// or never begins, even when its time has come on another thread at that
 /// instant; a `dispose()` from another thread waits for work that runs,
@@ -87,7 +89,9 @@ struct SchedulerCancellationTests {
         #expect(late == 0, "\(late) of 5,000 works began after their dispose() had returned")
     }
 
-    @Test("TestScheduler: work disposed on one thread while another advances to it never begins after dispose() returned")
+    @Test(
+        "TestScheduler: work disposed on one thread while another advances to it never begins after dispose() returned"
+    )
     func testSchedulerAcrossThreads() {
         let violations = Tally()
         for _ in 0..<10_000 {

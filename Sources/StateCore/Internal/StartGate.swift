@@ -33,8 +33,10 @@ package final class StartGate: Disposable, Sendable {
         state.load(ordering: .acquiring) == Self.cancelled
     }
 
-    /// Cancels the work if it has not begun: once this returns, ``begin()``
-    /// answers false. Returns at once, even while the work runs.
+    /// Cancels the body if it has not begun.
+    ///
+    /// Once this returns, ``begin()`` answers false. Returns at once, even
+    /// while the body runs.
     package func dispose() {
         var current = state.load(ordering: .acquiring)
         while current < Self.cancelled {
