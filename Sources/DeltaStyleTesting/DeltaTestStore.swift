@@ -2,30 +2,51 @@ import DeltaStyle
 import StateCore
 @_exported import StateTesting
 
-/// An exhaustive test store for Delta: itself a `StoreType`, so the actions
-/// that dynamic actions dispatch through it are recorded and must be
-/// received; states are compared through an `Equatable` snapshot, since a
-/// Delta state is a graph of `ObservableProperty` references.
+/// An exhaustive test store for Delta: the actions that dynamic actions
+/// dispatch through its ``store`` are recorded and must be received; states
+/// are compared through an `Equatable` snapshot, since a Delta state is a
+/// graph of `ObservableProperty` references.
 ///
 /// ```swift
 /// let test = DeltaTestStore(state: AppState(), snapshot: { Snapshot(userId: $0.userId.value) })
 /// test.send(SetUserIdAction(id: 5)) { $0.userId = 5 }
 /// ```
 ///
-/// Apps that dispatch to a global store point it at the test store in
-/// tests; dynamic actions that run effects must be given ``scheduler``.
+/// Give ``store`` to the dynamic actions, and point a global store at it in
+/// tests; dynamic actions that run effects must be given ``scheduler``, or
+/// ``/StateTesting/TestStore/clock`` and ``/StateTesting/TestStore/effects``.
+///
+/// At the end (`finish()`, or when the test store is released, reported at
+/// the line where it was made) it fails if actions were dispatched and not
+/// received, if work is still scheduled on ``scheduler``, or if an effect
+/// task is still in flight, naming where it started. An effect still
+/// running when the test ends holds ``store``, not the test store, so the
+/// test store is released with the test and these checks run then.
+///
+/// The test store itself is not a `StoreType` (it was before): a test
+/// that handed it to a dynamic action made a cycle through the effect, and
+/// an effect left in flight kept the test store, and its end checks, alive
+/// past the test, which then passed. Hand it ``store`` instead.
 ///
 /// Every form of `receive` (by value, by type, by predicate), `finish()`,
 /// ``/StateTesting/TestStore/exhaustivity``, `advance(by:)` and `run()` come
 /// from ``/StateTesting/TestStore``.
-public final class DeltaTestStore<Value, Snapshot: Equatable>: StoreType, TestStore {
-    /// The state, as the app's store holds it.
-    public var state: ObservableProperty<Value>
+public final class DeltaTestStore<Value, Snapshot: Equatable>: TestStore, Sendable {
+    /// The store to give the app: a `StoreType` whose dispatches are
+    /// recorded in this test store, and which does not keep the test store
+    /// alive.
+    ///
+    /// The app's dynamic actions (and their effects) hold what they are
+    /// given; handed this store, an effect still running when the test ends
+    /// lets the test store go, and its end checks report the effect.
+    public let store: Store
     /// The virtual clock the app's effects must run on.
     public let scheduler: TestScheduler
     /// The engine behind ``/StateTesting/TestStore``'s members.
     public let engine: TestStoreEngine<any ActionType<Value>, Snapshot>
-    private let snapshot: (Value) -> Snapshot
+
+    /// The state, as the app's store holds it.
+    public var state: ObservableProperty<Value> { store.state }
 
     /// Creates a test store.
     ///
@@ -46,17 +67,16 @@ public final class DeltaTestStore<Value, Snapshot: Equatable>: StoreType, TestSt
         line: UInt = #line,
         column: UInt = #column
     ) {
-        self.state = ObservableProperty(state)
-        self.snapshot = snapshot
-        self.scheduler = scheduler
-        engine = TestStoreEngine(
+        let engine = TestStoreEngine<any ActionType<Value>, Snapshot>(
             state: snapshot(state),
             scheduler: scheduler,
             noun: "action",
             creation: SourceLocationOfCall(fileID: fileID, filePath: filePath, line: line, column: column)
         )
-        // Weakly: the app (and its effects) may hold the test store, never
-        // the other way round.
+        self.engine = engine
+        store = Store(state: ObservableProperty(state), engine: engine, snapshot: snapshot)
+        self.scheduler = scheduler
+        // Weakly: the test store holds the engine.
         engine.connect(apply: { [weak self] action in self?.dispatch(action) })
     }
 
@@ -64,30 +84,21 @@ public final class DeltaTestStore<Value, Snapshot: Equatable>: StoreType, TestSt
         engine.finish()
     }
 
-    /// Applies `action`, recording it with the state after it (what the app
-    /// and its dynamic actions call).
+    /// Applies `action` through ``store``, recording it with the state after
+    /// it.
     ///
     /// - Parameter action: The action.
     public func dispatch<Action: ActionType>(_ action: Action) where Action.StateValueType == Value {
-        let (engine, snapshot) = (engine, snapshot)
-        state.apply(RecordingAction(base: action) { reduced in engine.record(action, state: snapshot(reduced)) })
+        store.dispatch(action)
+    }
+
+    /// Starts a dynamic action and returns what its `call()` returns; the
+    /// actions it dispatches through ``store`` are recorded.
+    ///
+    /// - Parameter action: The work to start.
+    /// - Returns: The action's response (which may be ignored).
+    @discardableResult
+    public func dispatch<Action: DynamicActionType>(_ action: Action) -> Action.ResponseType {
+        store.dispatch(action)
     }
 }
-
-/// An action that records the state it reduces to.
-private struct RecordingAction<Base: ActionType>: ActionType {
-    let base: Base
-    let record: (Base.StateValueType) -> Void
-
-    func reduce(state: Base.StateValueType) -> Base.StateValueType {
-        let reduced = base.reduce(state: state)
-        record(reduced)
-        return reduced
-    }
-}
-
-// Safe to share in the way tests use it: the test drives the test store from
-// its own thread, and the effects that dispatch through it run on its
-// `TestScheduler`, on the thread advancing it; the recorded inputs are
-// behind the engine's lock.
-extension DeltaTestStore: @unchecked Sendable {}

@@ -16,7 +16,10 @@ import StateTesting
 /// ```
 ///
 /// Errors compare as in ``Recorded``: by type and description. Reports to
-/// Swift Testing inside a Swift Testing test and to XCTest otherwise.
+/// Swift Testing inside a Swift Testing test and to XCTest's running test
+/// case otherwise; called off every Swift Testing test's task (a thread, a
+/// detached task), it also fails Swift Testing's run, whose issue names no
+/// test and says where the check was called.
 ///
 /// - Parameters:
 ///   - actual: The events recorded (``TestableObserver/events``).

@@ -15,11 +15,17 @@ import StateInspector
 /// At the end (`finish()`, or when it is released, reported where it was
 /// made) it fails if waves arrived that no ``expect(_:fileID:filePath:line:column:)``
 /// asserted.
+///
+/// Its failures reach the test that made it even when it is checked from
+/// another thread or a detached task: in Swift Testing, an issue whose
+/// message names that test; in XCTest, a failure of the running test case.
 public final class TestListener<Wave: Equatable & Sendable>: Sendable {
     private let heard = LockedValue<[Wave]>([])
     private let asserted = LockedValue(0)
     private let subscription: Disposable
     private let creation: SourceLocationOfCall
+    /// The test framework running the test that made the listener.
+    private let framework = TestFailure.Framework.current
 
     /// Starts listening to `receiver`.
     ///
@@ -70,7 +76,7 @@ public final class TestListener<Wave: Equatable & Sendable>: Sendable {
         guard fresh != waves else { return }
         let diff = StateDiff.describe(expected: waves, actual: fresh) ?? ""
         SourceLocationOfCall(fileID: fileID, filePath: filePath, line: line, column: column)
-            .fail("The waves heard are not the ones expected:\n\(diff)")
+            .fail("The waves heard are not the ones expected:\n\(diff)", checkerMadeUnder: framework)
     }
 
     /// Checks that no wave arrived that was not expected.
@@ -96,6 +102,8 @@ public final class TestListener<Wave: Equatable & Sendable>: Sendable {
             return count
         }
         guard start < all.count else { return }
-        location.fail("\(all.count - start) wave(s) arrived that no expect(_:) asserted: \(Array(all[start...]))")
+        location.fail(
+            "\(all.count - start) wave(s) arrived that no expect(_:) asserted: \(Array(all[start...]))",
+            checkerMadeUnder: framework)
     }
 }

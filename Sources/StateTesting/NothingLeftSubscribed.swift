@@ -36,6 +36,11 @@ import StateInspector
 /// is not `body`'s either, even if `body` waits for it: check such work
 /// where it runs.
 ///
+/// The failure goes to the Swift Testing test running on the caller's task,
+/// or to XCTest's running test case; called off every Swift Testing test's
+/// task (a thread, a detached task), it also fails Swift Testing's run,
+/// whose issue names no test and says where the check was called.
+///
 /// - Parameters:
 ///   - fileID: Where a failure is reported.
 ///   - filePath: Where a failure is reported.

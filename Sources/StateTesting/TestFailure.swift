@@ -1,9 +1,10 @@
 import Testing
 import XCTest
 
-/// Reports a failure to the test framework that is running: Swift Testing
-/// when called from inside a Swift Testing test, XCTest otherwise, at the
-/// caller's source location.
+/// Reports a failure to the test framework that is running, at the
+/// caller's source location: Swift Testing when called from inside a Swift
+/// Testing test, or off its task by a checker that test made; otherwise
+/// XCTest, and Swift Testing's run.
 ///
 /// The one place the package's kits talk to a test framework; the kits'
 /// cores stay framework-neutral, so a command line tool can link them.
@@ -13,16 +14,42 @@ package enum TestFailure {
         /// Swift Testing, on the task of the named test.
         case swiftTesting(test: String)
         /// Swift Testing, reported off the task of the named test (from a
-        /// thread of its own, a detached task): the issue fails the run,
-        /// named for no test.
+        /// thread of its own, a detached task) by a checker that test made:
+        /// the issue fails the run, named for no test, so its message names
+        /// the test.
         case swiftTestingOffItsTask(test: String)
-        /// XCTest (which takes failures from any thread while a test runs).
-        case xcTest
+        /// No Swift Testing test is known: an XCTest test, or code off the
+        /// task of every Swift Testing test. The report goes to XCTest,
+        /// which takes failures from any thread while a test case runs, and
+        /// to Swift Testing, whose run it fails without naming a test. On
+        /// Linux each framework drops a failure when it runs no test (they
+        /// run in processes of their own), so the failure is told once.
+        case noSwiftTestingTest
 
         /// The framework running the current task's test: Swift Testing if
-        /// there is a current test, XCTest otherwise.
+        /// there is a current test; otherwise none is known.
         package static var current: Framework {
-            Test.current.map { .swiftTesting(test: $0.name) } ?? .xcTest
+            Test.current.map { .swiftTesting(test: $0.name) } ?? .noSwiftTestingTest
+        }
+
+        /// Where a report made now goes, from a checker (a test store, a
+        /// test listener) made while `maker` was current.
+        ///
+        /// On a Swift Testing test's task, to that test; off it, to the
+        /// Swift Testing test that made the checker, if one did; otherwise
+        /// nowhere known (``noSwiftTestingTest``). A free function, made by
+        /// no test, passes nil.
+        ///
+        /// - Parameter maker: The framework current when the checker was
+        ///   made.
+        /// - Returns: Where the report goes.
+        package static func current(checkerMadeUnder maker: Framework?) -> Framework {
+            switch (current, maker) {
+            case (.swiftTesting, _): current
+            case (_, .swiftTesting(let test)?), (_, .swiftTestingOffItsTask(let test)?):
+                .swiftTestingOffItsTask(test: test)
+            default: .noSwiftTestingTest
+            }
         }
     }
 
@@ -35,17 +62,32 @@ package enum TestFailure {
         /// Whether it is a skipped assertion (shown, not failing).
         package var skipped: Bool
         /// The framework it goes to.
-        package var framework: Framework = .current
+        package var framework: Framework
 
-        package init(message: String, location: SourceLocationOfCall, skipped: Bool) {
+        /// Makes a report, to the framework it goes to now.
+        ///
+        /// - Parameters:
+        ///   - message: What failed, or was skipped.
+        ///   - location: Where it is reported.
+        ///   - skipped: Whether it is a skipped assertion.
+        ///   - maker: The framework current when the checker that reports
+        ///     was made; nil for a free function.
+        package init(
+            message: String,
+            location: SourceLocationOfCall,
+            skipped: Bool,
+            checkerMadeUnder maker: Framework? = nil
+        ) {
             self.message = message
             self.location = location
             self.skipped = skipped
+            framework = .current(checkerMadeUnder: maker)
         }
     }
 
     /// Records `message` as a failure at the given location, in the
-    /// framework running the current task's test.
+    /// framework running the current task's test (see
+    /// ``Framework/noSwiftTestingTest`` when there is none).
     ///
     /// - Parameters:
     ///   - message: What failed.
@@ -66,39 +108,50 @@ package enum TestFailure {
 
     /// Records a report in its framework.
     ///
-    /// A report made off its Swift Testing test's task (the test store was
-    /// made in the test, and driven from a thread or a detached task) still
-    /// goes to Swift Testing: the run fails, and the message names the
-    /// test, which Swift Testing cannot. A skipped assertion is a known
-    /// issue in Swift Testing (shown, not failing) and a printed note in
-    /// XCTest.
+    /// A report made off its Swift Testing test's task by a checker made in
+    /// the test (a test store or listener driven from a thread or a
+    /// detached task) still goes to Swift Testing: the run fails, and the
+    /// message names the test, which Swift Testing cannot. A report with no
+    /// Swift Testing test known goes to XCTest and to Swift Testing's run,
+    /// its message saying where the check was called. A skipped assertion
+    /// is a known issue in Swift Testing (shown, not failing) and a printed
+    /// note otherwise.
     package static func record(_ report: Report) {
         let location = report.location
         switch report.framework {
-        case .swiftTesting, .swiftTestingOffItsTask:
-            var message = report.message
-            if case .swiftTestingOffItsTask(let test) = report.framework {
-                message += "\n(reported off the task of the test «\(test)», which made the test store)"
-            }
-            let sourceLocation = SourceLocation(
-                fileID: "\(location.fileID)",
-                filePath: "\(location.filePath)",
-                line: Int(location.line),
-                column: Int(location.column)
-            )
-            if report.skipped {
-                withKnownIssue("A non-exhaustive test store skipped this assertion") {
-                    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-                }
-            } else {
-                Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-            }
-        case .xcTest:
+        case .swiftTesting:
+            issue(report.message, skipped: report.skipped, at: location)
+        case .swiftTestingOffItsTask(let test):
+            let note = "(reported off the task of the test «\(test)», which made the checker)"
+            issue(report.message + "\n" + note, skipped: report.skipped, at: location)
+        case .noSwiftTestingTest:
             if report.skipped {
                 print("\(location.filePath):\(location.line): skipped assertion: \(report.message)")
             } else {
                 XCTFail(report.message, file: location.filePath, line: location.line)
+                let note =
+                    "(reported off the task of every Swift Testing test, so no test is named: "
+                    + "the check was called at \(location.fileID):\(location.line))"
+                issue(report.message + "\n" + note, skipped: false, at: location)
             }
+        }
+    }
+
+    /// Records an issue in Swift Testing: a known one (shown, not failing)
+    /// when skipped.
+    private static func issue(_ message: String, skipped: Bool, at location: SourceLocationOfCall) {
+        let sourceLocation = SourceLocation(
+            fileID: "\(location.fileID)",
+            filePath: "\(location.filePath)",
+            line: Int(location.line),
+            column: Int(location.column)
+        )
+        if skipped {
+            withKnownIssue("A non-exhaustive test store skipped this assertion") {
+                Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+            }
+        } else {
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         }
     }
 }

@@ -153,8 +153,8 @@ extension TestStore {
     /// Runs the end checks now.
     ///
     /// They fail for inputs fed back and not received, work still
-    /// scheduled, and the flavour's own (a Ducks middleware still holding
-    /// an action). They run once: releasing the test store later checks
+    /// scheduled, effect tasks still in flight, and the flavour's own (a
+    /// Ducks middleware still holding an action). They run once: releasing the test store later checks
     /// nothing more.
     ///
     /// - Parameters:

@@ -23,9 +23,16 @@ public struct SourceLocationOfCall: Sendable {
     }
 
     /// Reports `message` as a test failure at this location, to the
-    /// framework running the current task's test.
-    package func fail(_ message: String) {
-        TestFailure.record(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    /// framework running the current task's test, or, off its task, the
+    /// one that made the checker (see ``TestFailure/Framework/current(checkerMadeUnder:)``).
+    ///
+    /// - Parameters:
+    ///   - message: What failed.
+    ///   - maker: The framework current when the checker was made; nil for
+    ///     a free function.
+    package func fail(_ message: String, checkerMadeUnder maker: TestFailure.Framework? = nil) {
+        TestFailure.record(
+            TestFailure.Report(message: message, location: self, skipped: false, checkerMadeUnder: maker))
     }
 }
 
@@ -137,25 +144,17 @@ public final class TestStoreEngine<Input, State: Equatable>: @unchecked Sendable
     /// Reports a failure, to the framework that runs the test even when the
     /// call comes from another thread or task.
     package func fail(_ message: String, at location: SourceLocationOfCall) {
-        report(TestFailure.Report(message: message, location: location, skipped: false))
+        report(TestFailure.Report(message: message, location: location, skipped: false, checkerMadeUnder: framework))
     }
 
     /// Reports an assertion a non-exhaustive test store skipped, if it
     /// shows them.
     private func skipped(_ message: String, at location: SourceLocationOfCall) {
         guard showsSkipped else { return }
-        report(TestFailure.Report(message: message, location: location, skipped: true))
+        report(TestFailure.Report(message: message, location: location, skipped: true, checkerMadeUnder: framework))
     }
 
     private func report(_ report: TestFailure.Report) {
-        var report = report
-        let now = TestFailure.Framework.current
-        switch (now, framework) {
-        case (.swiftTesting, _): report.framework = now
-        case (.xcTest, .swiftTesting(let test)), (.xcTest, .swiftTestingOffItsTask(let test)):
-            report.framework = .swiftTestingOffItsTask(test: test)
-        default: report.framework = .xcTest
-        }
         if let reports {
             reports(report)
         } else {

@@ -225,7 +225,8 @@ struct AsyncEffectsTests {
     func delta() async {
         let test = DeltaTestStore(state: Delta.Session()) { $0.snapshot }
         test.dispatch(
-            Delta.asyncLogIn(store: test, clock: test.clock, effects: test.effects, tick: Self.tick, lastProgress: 2))
+            Delta.asyncLogIn(
+                store: test.store, clock: test.clock, effects: test.effects, tick: Self.tick, lastProgress: 2))
         await test.receive(Delta.StartLoading()) { $0.loading = true }
         for percent in 0...2 {
             await test.advance(by: Self.tick)
@@ -239,7 +240,8 @@ struct AsyncEffectsTests {
 
         let loose = DeltaTestStore(state: Delta.Session()) { $0.snapshot }
         loose.exhaustivity = .off
-        loose.dispatch(Delta.asyncLogIn(store: loose, clock: loose.clock, effects: loose.effects, tick: Self.tick))
+        loose.dispatch(
+            Delta.asyncLogIn(store: loose.store, clock: loose.clock, effects: loose.effects, tick: Self.tick))
         await loose.run()
         await loose.receive(Delta.FinishLoading()) { $0.loggedIn = true }
         await loose.finish()
@@ -248,7 +250,7 @@ struct AsyncEffectsTests {
     @Test("Delta: receive by value, without async effects")
     func deltaByValue() {
         let test = DeltaTestStore(state: Delta.Session()) { $0.snapshot }
-        test.dispatch(Delta.logIn(store: test, scheduler: test.scheduler, tick: Self.tick))
+        test.dispatch(Delta.logIn(store: test.store, scheduler: test.scheduler, tick: Self.tick))
         test.receive(Delta.StartLoading()) { $0.loading = true }
         test.advance(by: Self.tick)
         withKnownIssue {

@@ -57,7 +57,7 @@ struct DeltaTestStoreTests {
     @Test("a dynamic action dispatches through the test store; each action is received with its snapshot")
     func session() {
         let test = makeTest()
-        test.dispatch(LogIn(store: test, scheduler: test.scheduler))
+        test.dispatch(LogIn(store: test.store, scheduler: test.scheduler))
         for percent in 0...2 {
             test.advance(by: .milliseconds(10))
             test.receive(ReportProgress.self) { $0.progress = percent }
@@ -70,7 +70,7 @@ struct DeltaTestStoreTests {
     @Test("an action dispatched and not received is reported at the end")
     func notReceived() {
         let test = makeTest()
-        test.dispatch(LogIn(store: test, scheduler: test.scheduler))
+        test.dispatch(LogIn(store: test.store, scheduler: test.scheduler))
         test.advance(by: .milliseconds(10))
         withKnownIssue {
             test.finish()
@@ -88,7 +88,7 @@ struct DeltaSessionScenarioTests {
     @Test("log in through the test store, the loading effect to the end, log out")
     func logInLoadedLogOut() {
         let test = DeltaTestStore(state: App.Session()) { $0.snapshot }
-        test.dispatch(App.logIn(store: test, scheduler: test.scheduler, tick: SessionFixture.tick))
+        test.dispatch(App.logIn(store: test.store, scheduler: test.scheduler, tick: SessionFixture.tick))
         test.receive(App.StartLoading.self) { $0.loading = true }
         for percent in 0...SessionFixture.lastProgress {
             test.advance(by: SessionFixture.tick)
@@ -108,7 +108,7 @@ struct DeltaSessionScenarioTests {
     @Test("log in, cancel midway: the effect is stopped by its response")
     func logInCancel() {
         let test = DeltaTestStore(state: App.Session()) { $0.snapshot }
-        let loading = test.dispatch(App.logIn(store: test, scheduler: test.scheduler, tick: SessionFixture.tick))
+        let loading = test.dispatch(App.logIn(store: test.store, scheduler: test.scheduler, tick: SessionFixture.tick))
         test.receive(App.StartLoading.self) { $0.loading = true }
         test.advance(by: SessionFixture.tick)
         test.receive(App.ReportProgress.self) { $0.progress = 0 }
@@ -119,5 +119,74 @@ struct DeltaSessionScenarioTests {
         }
         test.advance(by: .seconds(5))
         test.finish()
+    }
+}
+
+/// The end checks run when the test ends, though the dynamic action's
+/// effect, given the test store's `store`, outlives the test.
+@Suite("DeltaTestStore: an effect in flight when the test ends")
+struct DeltaTestStoreEndOfTestTests {
+    private typealias App = DeltaScenarios
+    private typealias Test = DeltaTestStore<App.Session, SessionSnapshot>
+
+    /// A test store whose end checks report at the caller's line.
+    private func makeTest(fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line)
+        -> Test
+    {
+        DeltaTestStore(state: App.Session(), snapshot: \.snapshot, fileID: fileID, filePath: filePath, line: line)
+    }
+
+    @Test("an async effect still in flight when the test ends fails it, naming where the effect started")
+    func asyncEffectInFlight() {
+        weak var released: Test?
+        withKnownIssue {
+            let test = makeTest()
+            released = test
+            test.dispatch(
+                App.asyncLogIn(store: test.store, clock: test.clock, effects: test.effects, tick: SessionFixture.tick))
+            test.receive(App.StartLoading.self) { $0.loading = true }
+            // The test ends here, with no finish(): the effect is in flight.
+        } matching: { issue in
+            issue.description.contains("1 effect task still in flight")
+                && issue.description.contains("started at Scenarios/DeltaScenarios.swift:")
+        }
+        #expect(released == nil, "the effect keeps the test store alive")
+    }
+
+    @Test("repeating work a dynamic action left on the scheduler when the test ends fails it")
+    func scheduledWorkLeft() {
+        weak var released: Test?
+        withKnownIssue {
+            let test = makeTest()
+            released = test
+            test.dispatch(App.logIn(store: test.store, scheduler: test.scheduler, tick: SessionFixture.tick))
+            test.receive(App.StartLoading.self) { $0.loading = true }
+            // The test ends here, with no finish(): the reports are scheduled.
+        } matching: { issue in
+            issue.description.contains("1 piece of work still scheduled on the test scheduler")
+        }
+        #expect(released == nil, "the scheduled work keeps the test store alive")
+    }
+
+    @Test("an async effect that finished before the test ends: nothing to report, and the test store is released")
+    func asyncEffectFinished() async {
+        weak var released: Test?
+        do {
+            let test = makeTest()
+            released = test
+            test.dispatch(
+                App.asyncLogIn(
+                    store: test.store, clock: test.clock, effects: test.effects, tick: SessionFixture.tick,
+                    lastProgress: 0))
+            await test.receive(App.StartLoading()) { $0.loading = true }
+            await test.advance(by: SessionFixture.tick)
+            await test.receive(App.ReportProgress(percent: 0)) { $0.progress = 0 }
+            await test.receive(App.FinishLoading()) {
+                $0.loading = false
+                $0.loggedIn = true
+            }
+            // The test ends here, with no finish(): the effect has finished.
+        }
+        #expect(released == nil, "the finished effect keeps the test store alive")
     }
 }
