@@ -287,13 +287,23 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
 
     // MARK: For the stores
 
-    /// Whether the log may connect to the store `owner`: false, with a
-    /// diagnostic, when it is attached to another store.
-    package func canConnect(owner: ObjectIdentifier, flavour: String) -> Bool {
+    /// Claims the log for the store of `connection`: false, with a
+    /// diagnostic, when it is attached to another store that still exists.
+    ///
+    /// The check and the claim are one step under the log's lock, so of
+    /// two stores attaching the log at once (each in its own order, on two
+    /// threads), exactly one has it. Runs in the claiming store's order;
+    /// ``connect(_:state:)`` follows, or ``release(_:)`` if the store went
+    /// away meanwhile.
+    package func claim(for connection: any LogConnection<State>) -> Bool {
         let free = memory.modify { memory in
-            guard let current = memory.connection else { return true }
-            return current.owner == owner || !current.isAlive
+            if let current = memory.connection, current.owner != connection.owner, current.isAlive {
+                return false
+            }
+            memory.connection = connection
+            return true
         }
+        let flavour = connection.flavour
         if !free {
             Diagnostics.report(
                 Diagnostic(
@@ -305,8 +315,16 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
         return free
     }
 
+    /// Gives up a claim of ``claim(for:)`` that was not followed by a
+    /// connection (the store went away).
+    package func release(_ owner: ObjectIdentifier) {
+        memory.modify { memory in
+            if memory.connection?.owner == owner { memory.connection = nil }
+        }
+    }
+
     /// Connects the log to a store; runs in the store's order, after
-    /// ``canConnect(owner:flavour:)``.
+    /// ``claim(for:)``.
     package func connect(_ connection: any LogConnection<State>, state: State?) {
         memory.modify { memory in
             memory.connection = connection

@@ -118,13 +118,16 @@ extension StateSource {
                 log.reconnect(connection)
                 return
             }
-            guard log.canConnect(owner: owner, flavour: attachment.flavour) else {
+            guard log.claim(for: connection) else {
                 _ = attachment.exchange(replaced)
                 return
             }
             // A travelling log being replaced first moves the store back.
             replaced?.disconnect()
-            guard let exchanged = attachment.exchange(recorder) else { return }
+            guard let exchanged = attachment.exchange(recorder) else {
+                log.release(owner)
+                return
+            }
             log.connect(connection, state: exchanged.state.map(snapshot))
         }
         inOrder(install) { install }
