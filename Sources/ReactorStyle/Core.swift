@@ -46,7 +46,9 @@ import Synchronization
 ///
 /// Subscribers are held weakly; adding one twice is a no-op; once
 /// ``remove(subscriber:)`` has returned, no further `update` starts for it,
-/// even if notifications were already scheduled on its queue.
+/// even if notifications were already scheduled on its queue, and a
+/// `remove` from another thread has waited for an `update` of it that was
+/// running (whoever removed it first).
 ///
 /// `Core` is `Sendable` when its state is, so commands may capture it and
 /// fire from other threads.
@@ -222,27 +224,37 @@ public final class Core<StateType: State> {
     /// Removes `subscriber`.
     ///
     /// Once this method returns, no further `update` starts for the
-    /// subscriber, even if notifications were already scheduled. Called
-    /// from another thread while its `update` runs, it waits for that call
-    /// to finish, so you may release what `update` uses. Called from inside
-    /// the core's own work (a command, a middleware, an immediate
-    /// subscriber's `update`) or from inside any subscriber's `update`, it
-    /// does not wait for an `update` running on another queue (that could
-    /// deadlock: two subscribers removing each other); from inside the
-    /// subscriber's own `update` it takes effect at once.
+    /// subscriber, even if notifications were already scheduled.
     ///
-    /// - Parameter subscriber: The subscriber to remove. Removing one that is
-    ///   not subscribed does nothing.
+    /// Called from another thread while the subscriber's `update` runs, it
+    /// waits for that call to finish, so you may release what `update`
+    /// uses. That holds whoever removed the subscriber first: also when
+    /// its `update` removed it (or a callback elsewhere did) and is still
+    /// running, a `remove` from another thread waits for that `update`.
+    ///
+    /// Called from inside the core's own work (a command, a middleware, an
+    /// immediate subscriber's `update`) or from inside any subscriber's
+    /// `update`, it does not wait for an `update` running on another queue
+    /// (that could deadlock: two subscribers removing each other); from
+    /// inside the subscriber's own `update` it takes effect at once.
+    ///
+    /// - Parameter subscriber: The subscriber to remove. Removing one that
+    ///   was never added, or whose removal is complete (no `update` of it
+    ///   runs any more), does nothing.
     @inlinable
     public func remove(subscriber: AnySubscriber) {
         let key = ObjectIdentifier(subscriber)
         let found = links.value[key]
         guard let link = found, link.subscriber === subscriber else { return }
         // Cancelled while still in the table: a concurrent `remove` finds it
-        // and waits as this one does.
-        link.cancel(waiting: !isInCallback)
-        links.modify { table in
-            if table[key] === link { table[key] = nil }
+        // and waits as this one does. A link whose `update` may still be
+        // running (this call did not wait for it) stays in the table until
+        // that update ends, so that a `remove` from another thread still
+        // finds it and waits.
+        if link.cancel(waiting: !isInCallback) {
+            link.leaveWhenIdle()
+        } else {
+            forget(link)
         }
     }
 

@@ -100,6 +100,13 @@ final class SubscriberLink<StateType: State>: @unchecked Sendable {
             }
         }
         gate.run { update(with: state) }
+        // Removed while its update ran (from inside it, or from inside some
+        // callback on another thread, neither of which waits): it stayed in
+        // the core's table, so that a `remove` from another thread found it
+        // and waited; now that the update is over, it leaves.
+        if cancelled.load(ordering: .acquiring) {
+            core.forget(self)
+        }
     }
 
     /// Updates the subscriber, loaded from its weak reference for the call
@@ -136,27 +143,48 @@ final class SubscriberLink<StateType: State>: @unchecked Sendable {
     }
 
     /// Stops every further update: once this returns, no `update` starts.
-    @inlinable
     ///
     /// With `waiting`, also waits for an `update` running on the
     /// subscriber's queue; an immediate subscriber's running `update` is
     /// always waited for (it runs in the core's work, which never waits for
     /// anyone's queue), except from inside the core's work itself.
-    func cancel(waiting: Bool) {
+    ///
+    /// - Returns: Whether an `update` may still be running: the caller's
+    ///   own (cancelled from inside it, or, for an immediate subscriber,
+    ///   from inside the core's work, where it may be up the stack), or,
+    ///   without `waiting`, one on the subscriber's queue.
+    @inlinable
+    @discardableResult
+    func cancel(waiting: Bool) -> Bool {
         cancelled.store(true, ordering: .releasing)
         observer.dispose()
         if let gate {
-            gate.close(waiting: waiting)
-        } else {
-            // The observer may not have joined yet (its replay running on
-            // another thread): wait for the core's work in progress.
-            core?.source.waitForDelivery()
+            return gate.close(waiting: waiting)
         }
+        guard let core else { return false }
+        // The observer may not have joined yet (its replay running on
+        // another thread): wait for the core's work in progress.
+        core.source.waitForDelivery()
+        return core.source.isInDeliveryOrder
+    }
+
+    /// Leaves the core's table once no `update` of this link runs: now, or
+    /// when the running one ends.
+    ///
+    /// An immediate subscriber's update runs in the core's work, so the
+    /// link leaves in that order, after the work in progress (never
+    /// waiting); a queue subscriber's leaves at the end of its running
+    /// update (``updateThroughGate(with:)``).
+    @usableFromInline
+    func leaveWhenIdle() {
+        guard gate == nil, let core else { return }
+        core.source.post(core, self) { core, link in core.forget(link) }
     }
 }
 
 extension Core {
-    /// Forgets `link` after its subscriber was released.
+    /// Forgets `link` once its subscriber was released, or removed and no
+    /// `update` of it runs any more.
     @usableFromInline
     func forget(_ link: SubscriberLink<StateType>) {
         links.modify { table in

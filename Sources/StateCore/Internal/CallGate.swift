@@ -8,8 +8,9 @@ import Synchronization
 /// - ``close(waiting:)`` closes it: no call starts after it returns. With
 ///   `waiting`, it also waits for a call running on another thread (so the
 ///   caller may release what the callback uses); without, it never blocks,
-///   for callers that may be holding something the running call waits for.
-///   From inside a call it returns at once either way.
+///   for callers that may be holding something the running call waits for,
+///   and says whether a call may still be running. From inside a call it
+///   returns at once either way.
 @usableFromInline
 package final class CallGate: @unchecked Sendable {
     // Safe to share: `lock` serialises the calls; `holder` and `closed` are
@@ -31,22 +32,35 @@ package final class CallGate: @unchecked Sendable {
     package func run(_ body: () -> Void) {
         lock.lock()
         defer { lock.unlock() }
+        // Announced before `closed` is read, both sequentially consistent:
+        // a `close` that finds no holder is seen by this check (see
+        // `close(waiting:)`).
+        holder.store(currentThreadIdentity(), ordering: .sequentiallyConsistent)
+        defer { holder.store(0, ordering: .relaxed) }
         guard !isClosed else { return }
-        holder.store(currentThreadIdentity(), ordering: .relaxed)
         body()
-        holder.store(0, ordering: .relaxed)
     }
 
     /// Closes the gate; see the type's documentation.
+    ///
+    /// - Returns: Whether a call may still be running when this returns:
+    ///   the caller's own (closed from inside it), or, without `waiting`,
+    ///   one on another thread. False means no call runs now or later.
     @usableFromInline
-    package func close(waiting: Bool) {
+    @discardableResult
+    package func close(waiting: Bool) -> Bool {
         closed.store(true, ordering: .sequentiallyConsistent)
-        guard holder.load(ordering: .relaxed) != currentThreadIdentity() else { return }
+        let running = holder.load(ordering: .sequentiallyConsistent)
+        guard running != currentThreadIdentity() else { return true }
         // A call holding the lock has either checked `closed` already (it
         // is running: wait for it, or not) or will see it and not start.
+        // With no holder announced, any later caller of `run` sees `closed`
+        // (both sides are sequentially consistent).
         if waiting {
             lock.lock()
             lock.unlock()
+            return false
         }
+        return running != 0
     }
 }
