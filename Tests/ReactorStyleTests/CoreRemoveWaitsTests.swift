@@ -34,11 +34,12 @@ struct CoreRemoveWaitsTests {
         }
 
         func update(with state: Tally) {
+            guard state.count == 1 else { return }
             let isFirst = first.modify { first -> Bool in
                 defer { first = false }
                 return first
             }
-            guard state.count == 1, isFirst else { return }
+            guard isFirst else { return }
             core.remove(subscriber: self)
             inUpdate.signal()
             // Bounded: until the other thread is inside its remove, which
