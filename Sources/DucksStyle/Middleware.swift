@@ -19,6 +19,11 @@ public protocol MiddlewareType {
     /// - Returns: A disposable for the middleware's work, disposed once
     ///   `next` has been called, or when the store goes away (an action the
     ///   middleware drops keeps its disposable until then, as in RxDucks).
+    ///   So work returned after `next` was called inside `on` is cancelled
+    ///   at once: the store reports it through StateCore's `Diagnostics`,
+    ///   naming the middleware. Work meant to outlive `next` is started and
+    ///   not returned (return `Disposables.create()`), or calls `next`
+    ///   itself once it is done.
     func on(_ store: StoreType, action: Action, next: @escaping (Action) -> Void) -> Disposable
 }
 

@@ -8,6 +8,8 @@ final class MiddlewareStep<State: StateType>: @unchecked Sendable {
         /// The thread running the middleware's `on`, until it returns.
         var synchronousThread: UInt?
         var nextCalled = false
+        /// Whether `next` was called inside `on`, on its thread.
+        var nextCalledInside = false
     }
 
     /// Weak: a middleware may call `next` after the store has gone away,
@@ -35,7 +37,8 @@ final class MiddlewareStep<State: StateType>: @unchecked Sendable {
         let synchronous = progress.modify { progress -> Bool? in
             guard !progress.nextCalled else { return nil }
             progress.nextCalled = true
-            return progress.synchronousThread == currentThreadIdentity()
+            progress.nextCalledInside = progress.synchronousThread == currentThreadIdentity()
+            return progress.nextCalledInside
         }
         guard let synchronous else {
             Diagnostics.report(.nextCalledTwice(middleware: type(of: store.middlewares[index]), action: action))
@@ -53,8 +56,20 @@ final class MiddlewareStep<State: StateType>: @unchecked Sendable {
     }
 
     /// The middleware's `on` has returned `disposable`.
-    func finishSynchronousPass(returning disposable: Disposable) {
-        progress.modify { $0.synchronousThread = nil }
+    ///
+    /// Work returned after `next` was already called is disposed at once
+    /// (the rule keeps a middleware's work alive only until it passes the
+    /// action on): reported, since a middleware that starts an effect,
+    /// calls `next` first and returns the effect has cancelled it.
+    func finishSynchronousPass(returning disposable: Disposable, action: Action) {
+        let passedOn = progress.modify { progress -> Bool in
+            progress.synchronousThread = nil
+            return progress.nextCalledInside
+        }
+        if passedOn, let store, !disposable.isDisposed, !disposable.holdsNoWork {
+            Diagnostics.report(
+                .workReturnedAfterNext(middleware: type(of: store.middlewares[index]), action: action))
+        }
         work.setDisposable(disposable)
         if disposable.isDisposed {
             // Nothing to dispose later (a middleware that drops an action
@@ -110,6 +125,17 @@ struct PendingMiddlewares {
 }
 
 extension Diagnostic {
+    static func workReturnedAfterNext(middleware: Any.Type, action: Action) -> Diagnostic {
+        Diagnostic(
+            module: "DucksStyle",
+            message:
+                "middleware \(middleware) called next (for \(type(of: action))) and then returned a disposable "
+                + "that is not done; a middleware's disposable is disposed once next has been called, so that "
+                + "work was cancelled at once. To run an effect past next, start it and return "
+                + "Disposables.create() (or call next from the effect, once it is done)"
+        )
+    }
+
     static func nextCalledTwice(middleware: Any.Type, action: Action) -> Diagnostic {
         Diagnostic(
             module: "DucksStyle",

@@ -199,7 +199,7 @@ open class Store<State: StateType>: StoreType {
         if index == 0, let recorder, !recorder.admits(action) { return }
         let step = MiddlewareStep(store: self, index: index)
         let disposable = middlewares[index].on(self, action: action) { [step] next in step.next(next) }
-        step.finishSynchronousPass(returning: disposable)
+        step.finishSynchronousPass(returning: disposable, action: action)
     }
 
     /// Reduces `action` and tells the observers.

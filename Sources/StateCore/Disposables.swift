@@ -47,6 +47,12 @@ public enum Disposables {
     }
 }
 
+extension Disposable {
+    /// Whether this disposable stands for no work at all (one made by
+    /// ``Disposables/create()``): disposing it only marks it disposed.
+    package var holdsNoWork: Bool { self is FlagDisposable }
+}
+
 /// Has nothing to clean up: disposing only marks it disposed.
 final class FlagDisposable: Disposable, @unchecked Sendable {
     // Safe to share: its only state is atomic.
