@@ -3,6 +3,8 @@ import DucksStyle
 import TestSupport
 import Testing
 
+/// Work a middleware returns after calling `next` is reported.
+///
 /// A middleware's disposable is disposed once it has called `next` (the
 /// seed's rule, which its examples rely on to stop an interval): so work
 /// returned after `next` was called inside `on` is cancelled at once. The
