@@ -67,9 +67,39 @@ struct ShareFeedbackTests {
         arguments: [0, 1])
     func markerAfterSubscribe(replay: Int) throws {
         let relay = PublishRelay<Int>()
-        let shared = UncheckedSendable(relay.share(replay: replay))
-        let missed = LockedValue<[Int]>([])
         let rounds = 5_000
+        let missed = try markersMissed(relay, relay.share(replay: replay), rounds: rounds)
+        #expect(missed.isEmpty, "\(missed.count) of \(2 * rounds) subscribers missed their own marker")
+    }
+
+    /// The same with a subscriber that stays, so the connection is rarely
+    /// reopened, and with `.forever`: the marker is still heard.
+    @Test("a subscriber joining a live connection hears its marker; .forever keeps the connection's order")
+    func markerWithAStayingSubscriber() throws {
+        for scope in [SubjectLifetimeScope.whileConnected, .forever] {
+            let relay = PublishRelay<Int>()
+            let shared = relay.share(replay: 1, scope: scope)
+            let order = LockedValue<[Int]>([])
+            let staying = shared.subscribe(onNext: { value in order.modify { $0.append(value) } })
+            let missed = try markersMissed(relay, shared, rounds: 2_000)
+            staying.dispose()
+            #expect(missed.isEmpty, "\(scope): \(missed.count) markers missed")
+            // Each thread's markers reach the staying subscriber in the
+            // order that thread sent them.
+            for thread in 0..<2 {
+                let mine = order.value.filter { $0 / 1_000_000 == thread }
+                #expect(mine == mine.sorted(), "\(scope): thread \(thread)'s values out of order")
+                #expect(mine.count == 2_000, "\(scope): thread \(thread): \(mine.count) of 2000 heard")
+            }
+        }
+    }
+
+    /// Two threads each subscribe to `shared`, send a marker of their own
+    /// to `relay` and dispose, `rounds` times (bounded); returns the markers
+    /// their own subscriber did not hear.
+    private func markersMissed(_ relay: PublishRelay<Int>, _ shared: Observable<Int>, rounds: Int) throws -> [Int] {
+        let shared = UncheckedSendable(shared)
+        let missed = LockedValue<[Int]>([])
         try bounded(seconds: 60) {
             onThreads(2) { thread in
                 for round in 0..<rounds {
@@ -84,42 +114,6 @@ struct ShareFeedbackTests {
                 }
             }
         }
-        #expect(missed.value.isEmpty, "\(missed.value.count) of \(2 * rounds) subscribers missed their own marker")
-    }
-
-    /// The same with a subscriber that stays, so the connection is rarely
-    /// reopened, and with `.forever`: the marker is still heard.
-    @Test("a subscriber joining a live connection hears its marker; .forever keeps the connection's order")
-    func markerWithAStayingSubscriber() throws {
-        for scope in [SubjectLifetimeScope.whileConnected, .forever] {
-            let relay = PublishRelay<Int>()
-            let shared = UncheckedSendable(relay.share(replay: 1, scope: scope))
-            let order = LockedValue<[Int]>([])
-            let staying = shared.value.subscribe(onNext: { value in order.modify { $0.append(value) } })
-            let missed = LockedValue(0)
-            try bounded(seconds: 60) {
-                onThreads(2) { thread in
-                    for round in 0..<2_000 {
-                        let marker = thread * 1_000_000 + round
-                        let heard = LockedValue(false)
-                        let subscription = shared.value.subscribe(onNext: { value in
-                            if value == marker { heard.modify { $0 = true } }
-                        })
-                        relay.accept(marker)
-                        subscription.dispose()
-                        if !heard.value { missed.modify { $0 += 1 } }
-                    }
-                }
-            }
-            staying.dispose()
-            #expect(missed.value == 0, "\(scope): \(missed.value) markers missed")
-            // Each thread's markers reach the staying subscriber in the
-            // order that thread sent them.
-            for thread in 0..<2 {
-                let mine = order.value.filter { $0 / 1_000_000 == thread }
-                #expect(mine == mine.sorted(), "\(scope): thread \(thread)'s values out of order")
-                #expect(mine.count == 2_000, "\(scope): thread \(thread): \(mine.count) of 2000 heard")
-            }
-        }
+        return missed.value
     }
 }

@@ -38,17 +38,14 @@ private final class Tally: Sendable {
 /// every run.
 @Suite("Cancelling delayed work is final, on every scheduler", .timeLimit(.minutes(2)))
 struct SchedulerCancellationTests {
-    /// Schedules and disposes at once, `tries` times; returns how many
-    /// works began after their `dispose()` had returned.
-    private func race(
-        tries: Int,
-        schedule: (@escaping @Sendable () -> Void) -> Disposable,
-        settle: () -> Void
-    ) -> Int {
+    /// Schedules work 1 µs ahead on `scheduler` and disposes it at once,
+    /// `tries` times; returns how many works began after their `dispose()`
+    /// had returned.
+    private func race(tries: Int, on scheduler: Scheduler) -> Int {
         let violations = Tally()
         for _ in 0..<tries {
             let probe = Probe(violations)
-            let disposable = schedule {
+            let disposable = scheduler.schedule(after: .nanoseconds(1_000)) {
                 if probe.disposeReturned.load(ordering: .acquiring) {
                     probe.violations.count.add(1, ordering: .relaxed)
                 }
@@ -56,36 +53,25 @@ struct SchedulerCancellationTests {
             disposable.dispose()
             probe.disposeReturned.store(true, ordering: .releasing)
         }
-        settle()
+        // Every earlier deadline has passed by this one's, and the
+        // scheduler runs one work at a time: once it has run, so has every
+        // work that began.
+        let done = DispatchSemaphore(value: 0)
+        scheduler.schedule(after: .milliseconds(2)) { done.signal() }
+        waitFor(done, "the scheduler never ran the last work")
+        (scheduler as? QueueScheduler)?.queue.sync {}
         return violations.count.load(ordering: .relaxed)
     }
 
     @Test("QueueScheduler: delayed work disposed as its time comes never begins after dispose() returned")
     func queueScheduler() {
-        let scheduler = QueueScheduler(label: "SchedulerCancellationTests.queue")
-        let late = race(tries: 100_000) { work in
-            scheduler.schedule(after: .nanoseconds(1_000), work)
-        } settle: {
-            // Every earlier deadline has passed by this one's; the queue is
-            // serial, so once it has run, so has every work that began.
-            let done = DispatchSemaphore(value: 0)
-            scheduler.schedule(after: .milliseconds(2)) { done.signal() }
-            waitFor(done, "the queue never ran the last work")
-            scheduler.queue.sync {}
-        }
+        let late = race(tries: 100_000, on: QueueScheduler(label: "SchedulerCancellationTests.queue"))
         #expect(late == 0, "\(late) of 100,000 works began after their dispose() had returned")
     }
 
     @Test("MainQueueScheduler: delayed work disposed as its time comes never begins after dispose() returned")
     func mainQueueScheduler() {
-        let scheduler = MainQueueScheduler()
-        let late = race(tries: 5_000) { work in
-            scheduler.schedule(after: .nanoseconds(1_000), work)
-        } settle: {
-            let done = DispatchSemaphore(value: 0)
-            scheduler.schedule(after: .milliseconds(2)) { done.signal() }
-            waitFor(done, "the main queue never ran the last work")
-        }
+        let late = race(tries: 5_000, on: MainQueueScheduler())
         #expect(late == 0, "\(late) of 5,000 works began after their dispose() had returned")
     }
 
