@@ -462,6 +462,117 @@ struct ShareAdversaryTests {
         #expect(first.values.last == .error)
     }
 
+    @Test("across threads: a subscribe while another thread is connecting returns once the connection is open")
+    func subscribeWaitsForTheConnection() throws {
+        let connecting = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        let connectReturned = LockedValue(false)
+        let observers = LockedValue<[UncheckedSendable<AnyObserver<Int>>]>([])
+        let source = Observable<Int>.create { observer in
+            observers.modify { $0.append(UncheckedSendable(observer)) }
+            connecting.signal()
+            _ = proceed.wait(timeout: .now() + .seconds(10))
+            observer.onNext(1)
+            connectReturned.modify { $0 = true }
+            return Disposables.create()
+        }
+        let shared = UncheckedSendable(source.share(replay: 1))
+        let first = LockedValue<Disposable?>(nil)
+        let firstDone = DispatchSemaphore(value: 0)
+        Thread {
+            let subscription = shared.value.subscribe(onNext: { _ in })
+            first.modify { $0 = subscription }
+            firstDone.signal()
+        }.start()
+        waitFor(connecting, seconds: 5, "the first subscriber never connected")
+        let heard = Recorder<Int>()
+        let sawConnected = LockedValue<Bool?>(nil)
+        let secondDone = DispatchSemaphore(value: 0)
+        let second = LockedValue<Disposable?>(nil)
+        Thread {
+            let subscription = shared.value.subscribe(onNext: { heard.append($0) })
+            sawConnected.modify { $0 = connectReturned.value }
+            second.modify { $0 = subscription }
+            secondDone.signal()
+        }.start()
+        // The second subscribe may not return before the connection opens;
+        // it is given up to 200 ms to show it does.
+        let returnedEarly = secondDone.wait(timeout: .now() + .milliseconds(200)) == .success
+        proceed.signal()
+        if !returnedEarly { waitFor(secondDone, seconds: 10, "the second subscribe never returned") }
+        waitFor(firstDone, seconds: 10, "the first subscribe never returned")
+        #expect(sawConnected.value == true, "a subscribe returned before the connection was open")
+        #expect(observers.value.count == 1, "one connection for both")
+        observers.value.first?.value.onNext(2)
+        #expect(heard.values == [1, 2], "the element emitted while connecting (replayed or live), then the live one")
+        first.value?.dispose()
+        second.value?.dispose()
+    }
+
+    @Test("inside a callback: a subscribe made from inside the connect, on the connecting thread, does not wait")
+    func subscribeFromInsideTheConnect() throws {
+        let inner = Recorder<Int>()
+        let innerSubscription = LockedValue<Disposable?>(nil)
+        let observers = LockedValue<[UncheckedSendable<AnyObserver<Int>>]>([])
+        let sharedBox = LockedValue<UncheckedSendable<Observable<Int>>?>(nil)
+        let source = Observable<Int>.create { observer in
+            observers.modify { $0.append(UncheckedSendable(observer)) }
+            observer.onNext(1)
+            if let shared = sharedBox.value?.value, innerSubscription.value == nil {
+                let subscription = shared.subscribe(onNext: { inner.append($0) })
+                innerSubscription.modify { $0 = subscription }
+            }
+            observer.onNext(2)
+            return Disposables.create()
+        }
+        let shared = source.share(replay: 1)
+        sharedBox.modify { $0 = UncheckedSendable(shared) }
+        let outer = Recorder<Int>()
+        let outerSubscription = LockedValue<Disposable?>(nil)
+        try bounded(seconds: 10) {
+            let subscription = sharedBox.value!.value.subscribe(onNext: { outer.append($0) })
+            outerSubscription.modify { $0 = subscription }
+        }
+        #expect(observers.value.count == 1, "the inner subscribe joins the connection being opened")
+        observers.value.first?.value.onNext(3)
+        #expect(outer.values == [1, 2, 3])
+        #expect(inner.values.last == 3 && inner.values.contains(2), "the inner subscriber hears 2 (sent after it subscribed) and 3")
+        #expect(inner.values.filter { $0 == 2 }.count == 1, "no duplicate")
+        innerSubscription.value?.dispose()
+        outerSubscription.value?.dispose()
+    }
+
+    @Test("across threads: an error on one thread while others subscribe and dispose (.whileConnected): one end each, connections balanced")
+    func errorWhileChurningWhileConnected() throws {
+        for _ in 0..<20 {
+            let source = CountingSource()
+            let shared = UncheckedSendable(source.observable.share(replay: 1))
+            let keep = shared.value.subscribe(onNext: { _ in })
+            let observer = UncheckedSendable(source.latest)
+            let doubleEnds = LockedValue(0)
+            try bounded(seconds: 30) {
+                onThreads(3) { thread in
+                    if thread == 0 {
+                        for value in 0..<100 { observer.value.onNext(value) }
+                        observer.value.onError(Boom())
+                    } else {
+                        for _ in 0..<200 {
+                            let heard = Recorder<Heard>()
+                            let subscription = subscribeRecording(shared.value, heard)
+                            subscription.dispose()
+                            if heard.values.filter({ $0 == .error || $0 == .completed }).count > 1 {
+                                doubleEnds.modify { $0 += 1 }
+                            }
+                        }
+                    }
+                }
+            }
+            keep.dispose()
+            #expect(doubleEnds.value == 0)
+            #expect(source.connects.value == source.disconnects.value, "a connection left open or closed twice")
+        }
+    }
+
     // MARK: inside a callback and across threads
 
     @Test("both: a handler sends from its replay while another thread sends, 300 times: no deadlock")
