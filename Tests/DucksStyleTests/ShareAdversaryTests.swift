@@ -573,6 +573,19 @@ struct ShareAdversaryTests {
         }
     }
 
+    @Test("alone: takeUntil after the share lets go of its share subscription when its trigger fires")
+    func takeUntilReleasesTheConnection() {
+        let source = CountingSource()
+        let shared = source.observable.share()
+        let trigger = PublishRelay<Void>()
+        let heard = Recorder<Heard>()
+        _ = subscribeRecording(shared.takeUntil(trigger), heard)
+        source.latest.onNext(1)
+        trigger.accept(())
+        #expect(heard.values == [.next(1), .completed])
+        #expect(source.disconnects.value == 1, "the completed takeUntil still holds the connection")
+    }
+
     // MARK: inside a callback and across threads
 
     @Test("both: a handler sends from its replay while another thread sends, 300 times: no deadlock")
@@ -653,5 +666,81 @@ struct ShareAdversaryTests {
         }
         churner.dispose()
         staying.dispose()
+    }
+
+    @Test("both: a share of a share: a subscriber sends from its replay while another thread sends, 300 times")
+    func shareOfAShareFeedback() throws {
+        let relay = BehaviorRelay(value: 0)
+        let inner = relay.share(replay: 1)
+        let outer = UncheckedSendable(inner.map { $0 }.share(replay: 1))
+        let innerKeep = inner.subscribe(onNext: { _ in })
+        let keep = outer.value.subscribe(onNext: { _ in })
+        try bounded(seconds: 60) {
+            onThreads(2) { thread in
+                for round in 0..<300 {
+                    if thread == 0 {
+                        relay.accept(round)
+                    } else {
+                        let first = LockedValue(true)
+                        let subscription = outer.value.subscribe(onNext: { _ in
+                            let isFirst = first.modify { value -> Bool in
+                                defer { value = false }
+                                return value
+                            }
+                            if isFirst { relay.accept(-round) }
+                        })
+                        subscription.dispose()
+                    }
+                }
+            }
+        }
+        // After the storm, one more value reaches the staying subscribers.
+        let heard = Recorder<Int>()
+        let last = outer.value.subscribe(onNext: { heard.append($0) })
+        relay.accept(12_345)
+        let deadline = Date() + 5
+        while !heard.values.contains(12_345), Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(heard.values.contains(12_345), "the outer share stopped delivering")
+        last.dispose()
+        keep.dispose()
+        innerKeep.dispose()
+    }
+
+    @Test("both: a subscriber subscribes another from inside its replay while another thread sends: no gap")
+    func subscribeInsideReplayWhileAnotherThreadSends() throws {
+        let relay = PublishRelay<Int>()
+        let shared = UncheckedSendable(relay.share(replay: 1))
+        let keep = shared.value.subscribe(onNext: { _ in })
+        relay.accept(0)
+        let missed = LockedValue(0)
+        try bounded(seconds: 60) {
+            onThreads(2) { thread in
+                for round in 0..<300 {
+                    if thread == 0 {
+                        relay.accept(round + 1)
+                    } else {
+                        let inner = LockedValue<Disposable?>(nil)
+                        let innerHeard = Recorder<Int>()
+                        let outer = shared.value.subscribe(onNext: { _ in
+                            guard inner.value == nil else { return }
+                            let subscription = shared.value.subscribe(onNext: { innerHeard.append($0) })
+                            inner.modify { $0 = subscription }
+                        })
+                        // A marker sent after both subscribes returned reaches the inner one.
+                        let marker = -(round + 1)
+                        relay.accept(marker)
+                        let deadline = Date() + 5
+                        while !innerHeard.values.contains(marker), Date() < deadline {
+                            Thread.sleep(forTimeInterval: 0.0005)
+                        }
+                        if !innerHeard.values.contains(marker) { missed.modify { $0 += 1 } }
+                        outer.dispose()
+                        inner.value?.dispose()
+                    }
+                }
+            }
+        }
+        #expect(missed.value == 0, "\(missed.value) of 300 inner subscribers missed a marker sent after they subscribed")
+        keep.dispose()
     }
 }

@@ -372,4 +372,53 @@ struct SchedulerAdversaryTests {
         }
         #expect(late.value == 0, "\(late.value) disposed works ran")
     }
+
+    @Test("both: an effect disposing an inner effect before its body began: the inner body never begins")
+    func effectDisposesInnerEffect() async throws {
+        let effects = TestScheduler().effects
+        let late = Count()
+        let outerDone = Count()
+        for _ in 0..<200 {
+            effects.start {
+                let disposeReturned = Flag()
+                let inner = effects.start {
+                    if disposeReturned.isSet { late.add() }
+                }
+                inner.dispose()
+                disposeReturned.set()
+                outerDone.add()
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while effects.runningCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(outerDone.value == 200)
+        #expect(effects.runningCount == 0, "\(effects.runningCount) effect tasks never finished")
+        #expect(late.value == 0, "\(late.value) inner bodies began after dispose() returned")
+    }
+
+    @Test("alone: an effect sleeping on a TestClock, disposed: its sleep is cancelled and it finishes")
+    func effectSleepingOnATestClockDisposed() async throws {
+        let clock = TestClock()
+        let effects = clock.effects
+        let cancelled = Flag()
+        let began = Flag()
+        let disposable = effects.start {
+            began.set()
+            do {
+                try await clock.sleep(for: .seconds(10))
+            } catch {
+                cancelled.set()
+            }
+        }
+        // Once the body has begun: whether it sleeps already or is about
+        // to, its sleep ends cancelled.
+        let begins = ContinuousClock.now + .seconds(10)
+        while !began.isSet, ContinuousClock.now < begins { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(began.isSet)
+        disposable.dispose()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while effects.runningCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(effects.runningCount == 0, "a disposed effect never finished")
+        #expect(cancelled.isSet, "the sleep was not cancelled")
+    }
 }

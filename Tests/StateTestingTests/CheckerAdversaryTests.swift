@@ -101,6 +101,85 @@ struct CheckerAdversaryCase: Sendable, CustomTestStringConvertible {
     ]
 }
 
+// MARK: on the test's task: what must pass, and nesting
+
+/// An effect that sleeps on the clock and ends quietly when cancelled.
+struct AdversaryQuietSleep: DynamicActionType {
+    let clock: TestClock
+    let effects: EffectTasks
+
+    func call() -> Disposable {
+        let clock = clock
+        return effects.start { try? await clock.sleep(for: .seconds(1)) }
+    }
+}
+
+@Suite("Adversary: checkers on the test's task")
+struct CheckerAdversaryOnTaskTests {
+    /// Known defect (a false alarm): the synchronous end checks (`finish()`,
+    /// or the release at the end of a sync test) run at once, so an effect
+    /// cancelled a moment before, still unwinding its cancelled sleep, is
+    /// reported "still in flight … running", though the message itself
+    /// says to cancel the effect. About half of the tries fail.
+    @Test(
+        "a DeltaTestStore whose effect was cancelled just before finish() passes, every time",
+        .disabled("defect: sync finish() reports an effect cancelled just before as still in flight (false alarm)"))
+    func cancelledEffectPassesSync() {
+        for _ in 0..<100 {
+            let test = CheckerAdversaryChild.makeStore()
+            let effect = test.dispatch(AdversaryQuietSleep(clock: test.clock, effects: test.effects))
+            effect.dispose()
+            test.finish()
+        }
+    }
+
+    @Test("a DeltaTestStore whose effect was cancelled just before the awaited finish() passes, every time")
+    func cancelledEffectPassesAsync() async {
+        for _ in 0..<100 {
+            let test = CheckerAdversaryChild.makeStore()
+            let effect = test.dispatch(AdversaryQuietSleep(clock: test.clock, effects: test.effects))
+            effect.dispose()
+            await test.finish()
+        }
+    }
+
+    @Test("nested expectNothingLeftSubscribed: a subscription left inside is reported by both")
+    func nestedNothingLeftSubscribed() {
+        let (_, receiver) = Receiver<Int>.make()
+        let kept = LockedValue<Disposable?>(nil)
+        withKnownIssue {
+            let outer = StateTesting.expectNothingLeftSubscribed {
+                let inner = StateTesting.expectNothingLeftSubscribed {
+                    kept.modify { $0 = receiver.listen { _ in } }
+                }
+                #expect(!inner.isEmpty)
+            }
+            #expect(!outer.isEmpty, "the outer check misses what the inner one left")
+        } matching: { issue in
+            issue.description.contains(CheckerAdversaryCase.leftSubscribed)
+        }
+        kept.value?.dispose()
+    }
+
+    @Test("a subscription to a receiver made by a handler running on the body's thread is reported")
+    func subscriptionMadeInAHandlerOnTheBodysThread() {
+        let (transmitter, receiver) = Receiver<Int>.make()
+        let (_, other) = Receiver<Int>.make()
+        let kept = LockedValue<Disposable?>(nil)
+        let trigger = receiver.listen { _ in
+            if kept.value == nil { kept.modify { $0 = other.listen { _ in } } }
+        }
+        withKnownIssue {
+            let left = StateTesting.expectNothingLeftSubscribed { transmitter.broadcast(1) }
+            #expect(!left.isEmpty)
+        } matching: { issue in
+            issue.description.contains(CheckerAdversaryCase.leftSubscribed)
+        }
+        trigger.dispose()
+        kept.value?.dispose()
+    }
+}
+
 // MARK: the children
 
 struct AdversaryCounter: Sendable {
