@@ -743,4 +743,43 @@ struct ShareAdversaryTests {
         #expect(missed.value == 0, "\(missed.value) of 300 inner subscribers missed a marker sent after they subscribed")
         keep.dispose()
     }
+
+    /// Two threads send, two subscribe (replay 2), listen a while and
+    /// dispose: what each subscriber hears of each sender is a run of
+    /// consecutive values (a replay, then every later value: no gap, no
+    /// duplicate, in the sender's order).
+    @Test("both: subscribers joining and leaving while two threads send hear, per sender, consecutive values")
+    func noGapNoDuplicateWhileTwoThreadsSend() throws {
+        for scope in [SubjectLifetimeScope.whileConnected, .forever] {
+            let relay = PublishRelay<Int>()
+            let shared = UncheckedSendable(relay.share(replay: 2, scope: scope))
+            let keep = shared.value.subscribe(onNext: { _ in })
+            let broken = LockedValue<[String]>([])
+            let sending = LockedValue(2)
+            try bounded(seconds: 60) {
+                onThreads(4) { thread in
+                    if thread < 2 {
+                        for value in 0..<20_000 { relay.accept(thread * 1_000_000 + value) }
+                        sending.modify { $0 -= 1 }
+                        return
+                    }
+                    while sending.value > 0 {
+                        let heard = Recorder<Int>()
+                        let subscription = shared.value.subscribe(onNext: { heard.append($0) })
+                        for _ in 0..<200 { _ = heard.values.count }
+                        subscription.dispose()
+                        for sender in 0..<2 {
+                            let mine = heard.values.filter { $0 / 1_000_000 == sender }.map { $0 % 1_000_000 }
+                            guard let first = mine.first else { continue }
+                            if mine != Array(first..<(first + mine.count)) {
+                                broken.modify { $0.append("sender \(sender): \(mine.prefix(20))") }
+                            }
+                        }
+                    }
+                }
+            }
+            #expect(broken.value.isEmpty, "\(scope): \(broken.value.count) subscribers heard a gap or a duplicate: \(broken.value.prefix(3))")
+            keep.dispose()
+        }
+    }
 }
