@@ -136,7 +136,7 @@ struct ShareAdversaryTests {
                     #expect(c.values == [.next(2)])
                 }
                 late.dispose()
-                subscriptions.forEach { $0.dispose() }
+                for subscription in subscriptions { subscription.dispose() }
             }
         }
     }
@@ -293,12 +293,15 @@ struct ShareAdversaryTests {
         keep.dispose()
     }
 
+    /// A disposal racing an element handed over is final.
+    ///
     /// A subscriber R is in its replay on thread A; thread B sends 2, which
     /// (documented) B hands over without waiting; thread D disposes S. S
-    /// hears 2 before D's dispose() returns or never. (D's dispose() may wait
+    /// hears 2 before D's dispose() returns or never. D's dispose() may wait
     /// for A's replay: blocking R's replay on D would be the documented
-    /// cycle, so R is released as soon as D has called dispose().)
-    @Test("across threads: an element handed to a thread busy in a replay never reaches a subscriber disposed meanwhile")
+    /// cycle, so R is released as soon as D has called dispose().
+    @Test(
+        "across threads: an element handed to a thread busy in a replay never reaches a subscriber disposed meanwhile")
     func disposeIsFinalForAHandedOverElement() throws {
         let relay = PublishRelay<Int>()
         let shared = UncheckedSendable(relay.share(replay: 1))
@@ -395,7 +398,8 @@ struct ShareAdversaryTests {
                 }
             }
             #expect(source.connects.value >= 1)
-            #expect(source.connects.value == source.disconnects.value, "\(scope): a connection left open or closed twice")
+            #expect(
+                source.connects.value == source.disconnects.value, "\(scope): a connection left open or closed twice")
             let staying = shared.value.subscribe(onNext: { _ in })
             try bounded(seconds: 60) {
                 onThreads(4) { _ in
@@ -410,7 +414,8 @@ struct ShareAdversaryTests {
         }
     }
 
-    @Test("across threads: with one sender, a staying subscriber hears every element once, in order, while others churn")
+    @Test(
+        "across threads: with one sender, a staying subscriber hears every element once, in order, while others churn")
     func orderWhileOthersChurn() throws {
         for scope in [SubjectLifetimeScope.whileConnected, .forever] {
             let relay = PublishRelay<Int>()
@@ -536,13 +541,17 @@ struct ShareAdversaryTests {
         #expect(observers.value.count == 1, "the inner subscribe joins the connection being opened")
         observers.value.first?.value.onNext(3)
         #expect(outer.values == [1, 2, 3])
-        #expect(inner.values.last == 3 && inner.values.contains(2), "the inner subscriber hears 2 (sent after it subscribed) and 3")
+        #expect(
+            inner.values.last == 3 && inner.values.contains(2),
+            "the inner subscriber hears 2 (sent after it subscribed) and 3")
         #expect(inner.values.filter { $0 == 2 }.count == 1, "no duplicate")
         innerSubscription.value?.dispose()
         outerSubscription.value?.dispose()
     }
 
-    @Test("across threads: an error on one thread while others subscribe and dispose (.whileConnected): one end each, connections balanced")
+    @Test(
+        "across threads: an error on one thread while others subscribe and dispose (.whileConnected): one end each, connections balanced"
+    )
     func errorWhileChurningWhileConnected() throws {
         for _ in 0..<20 {
             let source = CountingSource()
@@ -740,7 +749,8 @@ struct ShareAdversaryTests {
                 }
             }
         }
-        #expect(missed.value == 0, "\(missed.value) of 300 inner subscribers missed a marker sent after they subscribed")
+        #expect(
+            missed.value == 0, "\(missed.value) of 300 inner subscribers missed a marker sent after they subscribed")
         keep.dispose()
     }
 
@@ -778,7 +788,9 @@ struct ShareAdversaryTests {
                     }
                 }
             }
-            #expect(broken.value.isEmpty, "\(scope): \(broken.value.count) subscribers heard a gap or a duplicate: \(broken.value.prefix(3))")
+            #expect(
+                broken.value.isEmpty,
+                "\(scope): \(broken.value.count) subscribers heard a gap or a duplicate: \(broken.value.prefix(3))")
             keep.dispose()
         }
     }

@@ -110,8 +110,9 @@ struct SchedulerAdversaryTests {
         waitFor(done, "\(subject.name): dispose() from inside the work did not return")
     }
 
-    @Test("inside: a tick that disposes its own repeating work returns at once, and no tick follows",
-          arguments: Subject.all())
+    @Test(
+        "inside: a tick that disposes its own repeating work returns at once, and no tick follows",
+        arguments: Subject.all())
     fileprivate func tickDisposesItself(_ subject: Subject) throws {
         let own = LockedValue<Disposable?>(nil)
         let assigned = DispatchSemaphore(value: 0)
@@ -133,8 +134,9 @@ struct SchedulerAdversaryTests {
         #expect(ticks.value == 1, "\(subject.name): \(ticks.value) ticks, expected 1")
     }
 
-    @Test("inside: work that disposes later work already due on its own scheduler returns at once; it never runs",
-          arguments: Subject.all())
+    @Test(
+        "inside: work that disposes later work already due on its own scheduler returns at once; it never runs",
+        arguments: Subject.all())
     fileprivate func disposeLaterDueWorkFromInside(_ subject: Subject) throws {
         let laterRan = Flag()
         let later = LockedValue<Disposable?>(nil)
@@ -182,7 +184,8 @@ struct SchedulerAdversaryTests {
     /// The effect's body must run for this check, so the test waits
     /// without blocking a thread of the cooperative pool (EffectTasks()),
     /// and also on a TestScheduler's effects, which run on threads of their own.
-    @Test("inside: an effect task disposing itself returns at once and sees itself cancelled", arguments: [false, true])
+    @Test(
+        "inside: an effect task disposing itself returns at once and sees itself cancelled", arguments: [false, true])
     func effectDisposesItself(ownThreads: Bool) async throws {
         let effects = ownThreads ? TestScheduler().effects : EffectTasks()
         let own = LockedValue<Disposable?>(nil)
@@ -290,8 +293,9 @@ struct SchedulerAdversaryTests {
 
     // MARK: inside and across threads
 
-    @Test("both: work disposing itself while another thread disposes it: the other waits, neither deadlocks",
-          arguments: Subject.all())
+    @Test(
+        "both: work disposing itself while another thread disposes it: the other waits, neither deadlocks",
+        arguments: Subject.all())
     fileprivate func selfAndOtherDispose(_ subject: Subject) throws {
         let own = LockedValue<Disposable?>(nil)
         let assigned = DispatchSemaphore(value: 0)

@@ -9,6 +9,8 @@ import XCTest
 private let lateGo = DispatchSemaphore(value: 0)
 private let lateDone = DispatchSemaphore(value: 0)
 
+/// XCTest children: a failure after the test case that made it ended.
+///
 /// Run only as a whole class in a child process of
 /// ``CheckerAdversaryLateXCTestParent``: `testA…` leaves a thread behind and
 /// ends; `testB…` lets it fail `expectEvents`, after `testA…` has ended.
@@ -36,6 +38,8 @@ private let noCaseGo = DispatchSemaphore(value: 0)
 private let noCaseDone = DispatchSemaphore(value: 0)
 private let noCaseHeld = LockedValue<(any Sendable)?>(nil)
 
+/// XCTest children: a failure while no test case runs.
+///
 /// Run only as a whole class in a child process of
 /// ``CheckerAdversaryLateXCTestParent``, with the case to run in
 /// ``CheckerAdversaryChild/noCaseVariable``: its one test leaves a checker

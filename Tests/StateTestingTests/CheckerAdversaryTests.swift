@@ -116,6 +116,8 @@ struct AdversaryQuietSleep: DynamicActionType {
 
 @Suite("Adversary: checkers on the test's task")
 struct CheckerAdversaryOnTaskTests {
+    /// A cancelled effect is no effect in flight, for the sync end checks.
+    ///
     /// Known defect (a false alarm): the synchronous end checks (`finish()`,
     /// or the release at the end of a sync test) run at once, so an effect
     /// cancelled a moment before, still unwinding its cancelled sleep, is
@@ -139,7 +141,8 @@ struct CheckerAdversaryOnTaskTests {
     /// until 1.0 seconds": about 1 try in 1,000 (debug), seen under TSan too.
     @Test(
         "a DeltaTestStore whose effect was cancelled just before the awaited finish() passes, every time",
-        .disabled("defect: awaited finish() rarely (~1/1000) reports an effect cancelled just before as asleep in flight"))
+        .disabled(
+            "defect: awaited finish() rarely (~1/1000) reports an effect cancelled just before as asleep in flight"))
     func cancelledEffectPassesAsync() async {
         for _ in 0..<1_000 {
             let test = CheckerAdversaryChild.makeStore()
@@ -331,7 +334,8 @@ enum CheckerAdversaryChild {
     }
 
     static func startEffect(_ test: Store, nested: Bool = false) {
-        _ = test.dispatch(AdversarySleepThenBump(store: test.store, clock: test.clock, effects: test.effects, nested: nested))
+        _ = test.dispatch(
+            AdversarySleepThenBump(store: test.store, clock: test.clock, effects: test.effects, nested: nested))
     }
 
     /// Lets the effect end, and receives its action.
@@ -386,7 +390,9 @@ struct CheckerAdversaryChildren {
     @Test func expectEventsOnADetachedTaskInAThreadPasses() {
         Child.expectEventsOnADetachedTaskInAThread([.next(210, 1)])
     }
-    @Test func nothingLeftSubscribedInsideAHandlerOnAThread() { Child.nothingLeftSubscribedInsideAHandler(disposes: false) }
+    @Test func nothingLeftSubscribedInsideAHandlerOnAThread() {
+        Child.nothingLeftSubscribedInsideAHandler(disposes: false)
+    }
     @Test func nothingLeftSubscribedInsideAHandlerOnAThreadPasses() {
         Child.nothingLeftSubscribedInsideAHandler(disposes: true)
     }
@@ -417,19 +423,24 @@ struct CheckerAdversaryChildren {
 
 // MARK: failures found after the test that made the checker has ended
 
+/// A checker that fails after its test ended fails the run.
+///
 /// Each case is two tests, run in order in one child process: the first
 /// (`…A`) leaves a checker behind and ends; the second (`…B`) makes it fail
 /// off any test's task, after the first has ended. The run must fail.
 @Suite("Adversary: a checker failing after its test ended fails the run", .timeLimit(.minutes(5)))
 struct CheckerAdversaryLateTests {
-    @Test("a late failure fails the run; its twin passes", arguments: [
-        ("lateEvents", CheckerAdversaryCase.wrongEvents),
-        ("lateListener", CheckerAdversaryCase.unexpectedWave),
-        ("lateDelta", CheckerAdversaryCase.inFlight),
-    ])
+    @Test(
+        "a late failure fails the run; its twin passes",
+        arguments: [
+            ("lateEvents", CheckerAdversaryCase.wrongEvents),
+            ("lateListener", CheckerAdversaryCase.unexpectedWave),
+            ("lateDelta", CheckerAdversaryCase.inFlight),
+        ])
     func lateFailure(name: String, failure: String) throws {
         let environment = [CheckerAdversaryChild.variable: "1"]
-        let failing = try runChild(.swiftTesting(filter: "CheckerAdversaryLateChildren/\(name)[AB]\\("), environment: environment)
+        let failing = try runChild(
+            .swiftTesting(filter: "CheckerAdversaryLateChildren/\(name)[AB]\\("), environment: environment)
         #expect(!failing.timedOut, "the child tests hung")
         #expect(failing.status != 0, "the child run passed:\n\(failing.printed)")
         #expect(failing.printed.contains(failure), "missing «\(failure)» in:\n\(failing.printed)")
@@ -500,7 +511,8 @@ struct CheckerAdversaryLateXCTestParent {
     @Test("expectEvents failing on a thread that outlived its XCTest test case fails the run")
     func lateXCTestFailure() throws {
         let run = try runChild(
-            .xcTest("StateTestingTests.CheckerAdversaryLateXCTests"), environment: [CheckerAdversaryChild.variable: "1"])
+            .xcTest("StateTestingTests.CheckerAdversaryLateXCTests"), environment: [CheckerAdversaryChild.variable: "1"]
+        )
         #expect(!run.timedOut)
         #expect(run.printed.contains("testBLetsItFail"), "the class did not run:\n\(run.printed)")
         #expect(run.status != 0, "the late failure was lost; the run passed:\n\(run.printed)")
@@ -513,12 +525,14 @@ struct CheckerAdversaryLateXCTestParent {
     @Test(
         "a checker failing on a thread while no XCTest test case runs (class tearDown) fails the run",
         .disabled("defect: off-task failure while no XCTest test case runs is dropped; the run passes"),
-        arguments: [("events", CheckerAdversaryCase.wrongEvents), ("listener", CheckerAdversaryCase.unexpectedWave),
-                    ("delta", CheckerAdversaryCase.inFlight)])
+        arguments: [
+            ("events", CheckerAdversaryCase.wrongEvents), ("listener", CheckerAdversaryCase.unexpectedWave),
+            ("delta", CheckerAdversaryCase.inFlight),
+        ])
     func noTestCaseRunning(kind: String, failure: String) throws {
-        let class_ = TestsOfThisBundle.xcTest("StateTestingTests.CheckerAdversaryNoCaseXCTests")
+        let theClass = TestsOfThisBundle.xcTest("StateTestingTests.CheckerAdversaryNoCaseXCTests")
         let run = try runChild(
-            class_, environment: [CheckerAdversaryChild.variable: "1", CheckerAdversaryChild.noCaseVariable: kind])
+            theClass, environment: [CheckerAdversaryChild.variable: "1", CheckerAdversaryChild.noCaseVariable: kind])
         #expect(!run.timedOut)
         #expect(run.printed.contains("testLeavesACheckerBehind"), "the class did not run:\n\(run.printed)")
         #expect(run.status != 0, "the failure was lost; the run passed:\n\(run.printed)")
