@@ -64,7 +64,8 @@ public final class EffectTasks: Sendable {
     ///   has returned, from any thread, `operation` does not begin (a task
     ///   disposed before it ran finishes without running it); an operation
     ///   that has begun is cancelled (`Task.isCancelled`, a cancelled
-    ///   sleep), not waited for.
+    ///   sleep), not waited for. A test store's end checks count a disposed
+    ///   effect as ended, even while its task unwinds.
     @discardableResult
     public func start(
         fileID: StaticString = #fileID,
@@ -84,7 +85,12 @@ public final class EffectTasks: Sendable {
             tracker.finished(id)
         }
         let task = executor.map { Task(executorPreference: $0, operation: body) } ?? Task(operation: body)
-        return Disposables.create(gate, Disposables.create { task.cancel() })
+        return Disposables.create(
+            gate,
+            Disposables.create {
+                tracker.cancelled(id)
+                task.cancel()
+            })
     }
 
     /// How many effect tasks started here have not finished.
@@ -112,6 +118,8 @@ package final class EffectTracker: Sendable {
         /// wake-up is scheduled (only then is the task asleep on the clock).
         var sleepers: [Int: (deadline: Duration, asleep: Bool)] = [:]
         var skipped = false
+        /// Disposed: cancelled by the app or the test, so it is ending.
+        var cancelled = false
 
         var isAsleep: Bool { sleepers.values.contains { $0.asleep } }
     }
@@ -191,10 +199,18 @@ package final class EffectTracker: Sendable {
         state.modify { _ = $0.effects[id]?.sleepers.removeValue(forKey: sleeper) }
     }
 
-    /// The effects alive now that the test has not said to skip: where each
-    /// started and, when it sleeps, until when.
+    /// Notes that effect `id` was disposed: it is ending (its body does not
+    /// begin, or it is cancelled), so it no longer counts as in flight.
+    package func cancelled(_ id: Int) {
+        state.modify { $0.effects[id]?.cancelled = true }
+    }
+
+    /// The effects alive now that the test has not said to skip and that
+    /// nobody cancelled: where each started and, when it sleeps, until
+    /// when. A cancelled effect whose task has not ended yet is left out:
+    /// disposing an effect ends it, as far as a test is concerned.
     package var inFlight: [(origin: String, sleepsUntil: Duration?)] {
-        state.value.effects.sorted { $0.key < $1.key }.filter { !$0.value.skipped }.map {
+        state.value.effects.sorted { $0.key < $1.key }.filter { !$0.value.skipped && !$0.value.cancelled }.map {
             (origin: $0.value.origin, sleepsUntil: $0.value.sleepers.values.map(\.deadline).min())
         }
     }

@@ -1,5 +1,14 @@
+import StateCore
 import Testing
 import XCTest
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Reports a failure to the test framework that is running, at the
 /// caller's source location: Swift Testing when called from inside a Swift
@@ -133,6 +142,7 @@ package enum TestFailure {
                     "(reported off the task of every Swift Testing test, so no test is named: "
                     + "the check was called at \(location.fileID):\(location.line))"
                 issue(report.message + "\n" + note, skipped: false, at: location)
+                OutsideEveryTest.fail(report.message, note: note)
             }
         }
     }
@@ -153,5 +163,40 @@ package enum TestFailure {
         } else {
             Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
         }
+    }
+}
+
+/// The last net for a failure no test framework may take: one found while
+/// no XCTest test case runs (between cases, in a class's `tearDown()`,
+/// after the last one) and off every Swift Testing test's task.
+///
+/// Either framework may drop such a failure, and the run would pass. So it
+/// is also written to standard error, with where the check was called, and
+/// the process exits with a failure status when it ends, whatever the
+/// frameworks said. A failure a framework did take fails the run anyway,
+/// so this never turns a passing run into a failing one wrongly.
+enum OutsideEveryTest {
+    private static let armed = LockedValue(false)
+
+    /// Writes `message` to standard error and makes the process fail when
+    /// it exits.
+    static func fail(_ message: String, note: String) {
+        let line = "StateTesting: a check failed outside any test that could record it: \(message)\n\(note)\n"
+        writeToStandardError(line)
+        let first = armed.modify { armed -> Bool in
+            defer { armed = true }
+            return !armed
+        }
+        guard first else { return }
+        atexit {
+            OutsideEveryTest.writeToStandardError(
+                "StateTesting: exiting with a failure status: a check failed outside any test (see above)\n")
+            _exit(1)
+        }
+    }
+
+    private static func writeToStandardError(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
     }
 }

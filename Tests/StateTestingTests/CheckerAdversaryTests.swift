@@ -118,14 +118,12 @@ struct AdversaryQuietSleep: DynamicActionType {
 struct CheckerAdversaryOnTaskTests {
     /// A cancelled effect is no effect in flight, for the sync end checks.
     ///
-    /// Known defect (a false alarm): the synchronous end checks (`finish()`,
-    /// or the release at the end of a sync test) run at once, so an effect
-    /// cancelled a moment before, still unwinding its cancelled sleep, is
-    /// reported "still in flight … running", though the message itself
-    /// says to cancel the effect. About half of the tries fail.
-    @Test(
-        "a DeltaTestStore whose effect was cancelled just before finish() passes, every time",
-        .disabled("defect: sync finish() reports an effect cancelled just before as still in flight (false alarm)"))
+    /// The synchronous end checks (`finish()`, or the release at the end of
+    /// a sync test) run at once: an effect cancelled a moment before, still
+    /// unwinding its cancelled sleep, was reported "still in flight …
+    /// running" (about half of the tries), though the message itself says
+    /// to cancel the effect. A disposed effect no longer counts.
+    @Test("a DeltaTestStore whose effect was cancelled just before finish() passes, every time")
     func cancelledEffectPassesSync() {
         for _ in 0..<100 {
             let test = CheckerAdversaryChild.makeStore()
@@ -135,14 +133,11 @@ struct CheckerAdversaryOnTaskTests {
         }
     }
 
-    /// Known defect (a rare false alarm): even the awaited `finish()`, which
-    /// waits for the effects to settle, now and then reports an effect
-    /// cancelled just before as "still in flight … asleep on the test clock
-    /// until 1.0 seconds": about 1 try in 1,000 (debug), seen under TSan too.
-    @Test(
-        "a DeltaTestStore whose effect was cancelled just before the awaited finish() passes, every time",
-        .disabled(
-            "defect: awaited finish() rarely (~1/1000) reports an effect cancelled just before as asleep in flight"))
+    /// The awaited `finish()`, which waits for the effects to settle, now
+    /// and then reported an effect cancelled just before as "still in
+    /// flight … asleep on the test clock until 1.0 seconds" (about 1 try in
+    /// 1,000); a disposed effect no longer counts.
+    @Test("a DeltaTestStore whose effect was cancelled just before the awaited finish() passes, every time")
     func cancelledEffectPassesAsync() async {
         for _ in 0..<1_000 {
             let test = CheckerAdversaryChild.makeStore()
@@ -519,12 +514,11 @@ struct CheckerAdversaryLateXCTestParent {
         #expect(run.printed.contains(CheckerAdversaryCase.wrongEvents), "no report:\n\(run.printed)")
     }
 
-    /// Known defect: in an XCTest process, a failure found while no test
-    /// case runs (here, during a class `tearDown()`) is dropped: nothing is
-    /// printed and the run passes.
+    /// In an XCTest process, a failure found while no test case runs (here,
+    /// during a class `tearDown()`) was dropped: nothing was printed and the
+    /// run passed. It is now written to standard error and fails the run.
     @Test(
         "a checker failing on a thread while no XCTest test case runs (class tearDown) fails the run",
-        .disabled("defect: off-task failure while no XCTest test case runs is dropped; the run passes"),
         arguments: [
             ("events", CheckerAdversaryCase.wrongEvents), ("listener", CheckerAdversaryCase.unexpectedWave),
             ("delta", CheckerAdversaryCase.inFlight),
