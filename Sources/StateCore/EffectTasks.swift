@@ -206,8 +206,9 @@ package final class EffectTracker: Sendable {
     }
 
     /// The effects alive now that the test has not said to skip and that
-    /// nobody cancelled: where each started and, when it sleeps, until
-    /// when. A cancelled effect whose task has not ended yet is left out:
+    /// nobody cancelled.
+    ///
+    /// Each as where it started and, when it sleeps, until when. A cancelled effect whose task has not ended yet is left out:
     /// disposing an effect ends it, as far as a test is concerned.
     package var inFlight: [(origin: String, sleepsUntil: Duration?)] {
         state.value.effects.sorted { $0.key < $1.key }.filter { !$0.value.skipped && !$0.value.cancelled }.map {

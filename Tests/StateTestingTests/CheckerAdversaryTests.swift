@@ -514,9 +514,11 @@ struct CheckerAdversaryLateXCTestParent {
         #expect(run.printed.contains(CheckerAdversaryCase.wrongEvents), "no report:\n\(run.printed)")
     }
 
-    /// In an XCTest process, a failure found while no test case runs (here,
-    /// during a class `tearDown()`) was dropped: nothing was printed and the
-    /// run passed. It is now written to standard error and fails the run.
+    /// A failure found while no XCTest test case runs fails the run.
+    ///
+    /// In an XCTest process, such a failure (here, during a class
+    /// `tearDown()`) was dropped: nothing was printed and the run passed.
+    /// It is now written to standard error and fails the run.
     @Test(
         "a checker failing on a thread while no XCTest test case runs (class tearDown) fails the run",
         arguments: [
