@@ -185,7 +185,11 @@ final class SubscriberLink<StateType: State>: @unchecked Sendable {
 extension Core {
     /// Forgets `link` once its subscriber was released, or removed and no
     /// `update` of it runs any more.
-    @usableFromInline
+    ///
+    /// Inlinable, so that `remove(subscriber:)` runs it specialised for the
+    /// state type: unspecialised, it looked up the table's generic metadata
+    /// on every remove (state-bench S4, Reactor: 19% more instructions).
+    @inlinable
     func forget(_ link: SubscriberLink<StateType>) {
         links.modify { table in
             if table[link.key] === link {
