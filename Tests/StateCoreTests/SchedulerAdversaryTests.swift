@@ -263,7 +263,7 @@ struct SchedulerAdversaryTests {
     }
 
     @Test("across threads: an effect started on one thread and disposed on another never begins after dispose()")
-    func effectRaceAcrossThreads() throws {
+    func effectRaceAcrossThreads() async throws {
         let effects = EffectTasks()
         let late = Count()
         try bounded(seconds: 60) {
@@ -285,8 +285,11 @@ struct SchedulerAdversaryTests {
                 }
             }
         }
+        // Yielding, not blocking: the effect tasks run on the cooperative
+        // pool, which a blocked test thread would starve (2 cores, 2 pool
+        // threads).
         let deadline = ContinuousClock.now + .seconds(30)
-        while effects.runningCount > 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        while effects.runningCount > 0, ContinuousClock.now < deadline { await Task.yield() }
         #expect(effects.runningCount == 0, "\(effects.runningCount) effect tasks never finished")
         #expect(late.value == 0, "\(late.value) of 2000 effect bodies began after dispose() had returned")
     }
