@@ -50,7 +50,10 @@ public enum Disposables {
 extension Disposable {
     /// Whether this disposable stands for no work at all (one made by
     /// ``Disposables/create()``): disposing it only marks it disposed.
-    package var holdsNoWork: Bool { self is FlagDisposable }
+    ///
+    /// A type comparison, not a cast: a Ducks store asks it for every
+    /// middleware that passes an action on (state-bench S3).
+    package var holdsNoWork: Bool { type(of: self) == FlagDisposable.self }
 }
 
 /// Has nothing to clean up: disposing only marks it disposed.
