@@ -38,7 +38,8 @@ package enum TestFailure {
         /// The framework running the current task's test: Swift Testing if
         /// there is a current test; otherwise none is known.
         package static var current: Framework {
-            Test.current.map { .swiftTesting(test: $0.name) } ?? .noSwiftTestingTest
+            XCTestCases.watch()
+            return Test.current.map { .swiftTesting(test: $0.name) } ?? .noSwiftTestingTest
         }
 
         /// Where a report made now goes, from a checker (a test store, a
@@ -142,7 +143,9 @@ package enum TestFailure {
                     "(reported off the task of every Swift Testing test, so no test is named: "
                     + "the check was called at \(location.fileID):\(location.line))"
                 issue(report.message + "\n" + note, skipped: false, at: location)
-                OutsideEveryTest.fail(report.message, note: note)
+                if !XCTestCases.isRunningOne {
+                    OutsideEveryTest.fail(report.message, note: note)
+                }
             }
         }
     }
@@ -166,6 +169,44 @@ package enum TestFailure {
     }
 }
 
+/// Whether an XCTest test case is running now, as far as this process has
+/// seen since it first made a checker.
+///
+/// Watched from the first checker on (``watch()``): a checker made on the
+/// main thread, where XCTest runs its cases, is taken to be made inside
+/// one; one made elsewhere, outside. From then on XCTest says when each
+/// case starts and ends.
+final class XCTestCases: NSObject, XCTestObservation, @unchecked Sendable {
+    // Safe to share: `running` is behind its lock.
+    private let running: LockedValue<Bool>
+
+    private init(running: Bool) {
+        self.running = LockedValue(running)
+    }
+
+    private static let shared: XCTestCases = {
+        let cases = XCTestCases(running: Thread.isMainThread)
+        XCTestObservationCenter.shared.addTestObserver(cases)
+        return cases
+    }()
+
+    /// Starts watching, once.
+    static func watch() {
+        _ = shared
+    }
+
+    /// Whether a test case runs now: one that may take a failure.
+    static var isRunningOne: Bool { shared.running.value }
+
+    func testCaseWillStart(_ testCase: XCTestCase) {
+        running.modify { $0 = true }
+    }
+
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+        running.modify { $0 = false }
+    }
+}
+
 /// The last net for a failure no test framework may take: one found while
 /// no XCTest test case runs (between cases, in a class's `tearDown()`,
 /// after the last one) and off every Swift Testing test's task.
@@ -173,8 +214,9 @@ package enum TestFailure {
 /// Either framework may drop such a failure, and the run would pass. So it
 /// is also written to standard error, with where the check was called, and
 /// the process exits with a failure status when it ends, whatever the
-/// frameworks said. A failure a framework did take fails the run anyway,
-/// so this never turns a passing run into a failing one wrongly.
+/// frameworks said. While an XCTest case runs, its failure is the case's
+/// (a case may even take it on purpose, overriding `recordFailure`), so
+/// the net stays down.
 enum OutsideEveryTest {
     private static let armed = LockedValue(false)
 
