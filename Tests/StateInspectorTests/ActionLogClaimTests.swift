@@ -68,6 +68,38 @@ struct ActionLogClaimTests {
         }
     }
 
+    @Test("one store attaching from inside its observer while another thread attaches: exactly one records")
+    func fromInsideACallbackAndAnotherThread() {
+        for round in 0..<1_000 {
+            let log = ActionLog<any Action, Cart>()
+            let stores = [makeStore(Cart(items: ["a"])), makeStore(Cart(items: ["b"]))]
+            let shared = UncheckedSendable(stores)
+            let attachments = LockedValue<[Disposable]>([])
+            // Store 0 attaches from inside its own observer (its delivery
+            // order, re-entrantly); store 1 from another thread meanwhile.
+            let observation = stores[0].newState.subscribe(onNext: { state in
+                guard state.items == ["a", "go"] else { return }
+                let attachment = shared.value[0].attach(log)
+                attachments.modify { $0.append(attachment) }
+            })
+            onThreads(2) { index in
+                if index == 0 {
+                    shared.value[0].dispatch(AddItem(name: "go"))
+                } else {
+                    let attachment = shared.value[1].attach(log)
+                    attachments.modify { $0.append(attachment) }
+                }
+            }
+            observation.dispose()
+            stores[0].dispatch(AddItem(name: "from a"))
+            stores[1].dispatch(AddItem(name: "from b"))
+            let names = log.entries.map { ($0.input as? AddItem)?.name ?? "?" }
+            #expect(names == ["from a"] || names == ["from b"], "round \(round): the log recorded \(names)")
+            if names.count != 1 { break }
+            withExtendedLifetime(attachments.value) {}
+        }
+    }
+
     @Test("the refused store may have the log once the first store is gone")
     func afterTheFirstIsGone() {
         let log = ActionLog<any Action, Cart>()
