@@ -11,7 +11,7 @@ import Testing
 // callback, and subscribers joining and leaving meanwhile. These held when
 // written; they are kept as regression checks.
 
-@Suite("ObservableProperty: adversarial combinations", .timeLimit(.minutes(1)))
+@Suite("ObservableProperty: adversarial combinations", .hangBound)
 struct ObservablePropertyAdversarialTests {
     @Test("dispatches from three threads plus re-entrant ones: none lost, callbacks see the value delivered")
     func concurrentAndReentrantDispatches() {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DeltaStyle
 
-@Suite("ObservableProperty: async values and the Observation model", .timeLimit(.minutes(1)))
+@Suite("ObservableProperty: async values and the Observation model", .hangBound)
 struct ObservablePropertyConcurrencyTests {
     @Test("values hear changes only, in order")
     func valuesInOrder() async {

@@ -55,7 +55,7 @@ extension Label {
     }
 }
 
-@Suite("Ducks: MainScheduler and the main-queue defaults", .serialized, .timeLimit(.minutes(1)))
+@Suite("Ducks: MainScheduler and the main-queue defaults", .serialized, .hangBound)
 struct MainSchedulerTests {
     let bag = DisposeBag()
 

@@ -49,7 +49,7 @@ private func subscribeRecording(_ observable: Observable<Int>, _ heard: Recorder
         onCompleted: { heard.append(.completed) })
 }
 
-@Suite("Adversary: share(replay:scope:)", .timeLimit(.minutes(2)))
+@Suite("Adversary: share(replay:scope:)", .hangBound)
 struct ShareAdversaryTests {
     // MARK: alone
 

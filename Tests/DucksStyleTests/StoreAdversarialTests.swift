@@ -8,7 +8,7 @@ import Testing
 // and "The observer registry"; StateCoreContract.md): each guarantee alone,
 // from inside a callback, from a second thread, and both at once.
 
-@Suite("Store: adversarial combinations", .timeLimit(.minutes(1)))
+@Suite("Store: adversarial combinations", .hangBound)
 struct StoreAdversarialTests {
     // MARK: A middleware's deferred next
 

@@ -4,7 +4,7 @@ import Testing
 
 @testable import DucksStyle
 
-@Suite("Store: async states, Observable.values and the Observation model", .timeLimit(.minutes(1)))
+@Suite("Store: async states, Observable.values and the Observation model", .hangBound)
 struct StoreConcurrencyTests {
     @Test("states start with the current state, then every new one; ignorable ones are not seen")
     func statesInOrder() async {

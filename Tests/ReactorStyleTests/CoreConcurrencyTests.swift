@@ -4,7 +4,7 @@ import Testing
 
 @testable import ReactorStyle
 
-@Suite("Core: async states and the Observation model", .timeLimit(.minutes(1)))
+@Suite("Core: async states and the Observation model", .hangBound)
 struct CoreConcurrencyTests {
     @Test("states start with the current state, then every new one, in order")
     func statesInOrder() async {

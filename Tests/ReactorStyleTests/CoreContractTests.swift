@@ -154,7 +154,7 @@ private func orderProblem(_ values: [Int], expected: [Int]) -> String? {
         "received \(values.count) states, expected \(expected.count); at index \(index), \(found) instead of \(wanted)"
 }
 
-@Suite("Core: contract", .serialized, .timeLimit(.minutes(1)))
+@Suite("Core: contract", .serialized, .hangBound)
 struct CoreContractTests {
     // MARK: No deadlock without a user cycle
 

@@ -1,4 +1,5 @@
 import ReactorStyle
+import TestSupport
 import Testing
 
 /// A UI-style subscriber, as the seed README's `PlayerViewController`: its
@@ -20,7 +21,7 @@ extension LevelLabel: @MainActor Subscriber {
 @Suite("Reactor: a main-actor subscriber")
 struct MainActorSubscriberTests {
     @MainActor
-    @Test("is updated on the main queue, and can be removed there", .timeLimit(.minutes(1)))
+    @Test("is updated on the main queue, and can be removed there", .hangBound)
     func mainActorSubscriber() async {
         let core = Core(state: RPGState())
         let label = LevelLabel()

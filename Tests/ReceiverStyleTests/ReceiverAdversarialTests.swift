@@ -10,7 +10,7 @@ import Testing
 // warm and cold receivers, through operator chains. These held when written;
 // they are kept as regression checks.
 
-@Suite("Receiver: adversarial combinations", .timeLimit(.minutes(1)))
+@Suite("Receiver: adversarial combinations", .hangBound)
 struct ReceiverAdversarialTests {
     /// Races listeners joining against concurrent broadcasts.
     ///

@@ -4,7 +4,7 @@ import Testing
 
 @testable import ReceiverStyle
 
-@Suite("Receiver: async values and the Observation model", .timeLimit(.minutes(1)))
+@Suite("Receiver: async values and the Observation model", .hangBound)
 struct ReceiverConcurrencyTests {
     @Test("a hot receiver's values start with the next broadcast; a cold one's with its history")
     func startRule() async {

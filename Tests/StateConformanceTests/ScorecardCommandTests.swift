@@ -4,21 +4,21 @@ import Testing
 
 @Suite("state-conformance: the command")
 struct ScorecardCommandTests {
-    private func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        try runProduct("state-conformance", arguments)
+    private func run(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+        try await runProduct("state-conformance", arguments)
     }
 
     @Test("a passing selection prints its rows and exits 0")
-    func passing() throws {
-        let result = try run(["--source", "Receiver hot", "--rule", "C1", "--rule", "C7"])
+    func passing() async throws {
+        let result = try await run(["--source", "Receiver hot", "--rule", "C1", "--rule", "C7"])
         #expect(result.status == 0)
         #expect(result.output.contains("Receiver hot"))
         #expect(result.output.contains("passed, 0 failed"))
     }
 
     @Test("--json prints one object per source and rule")
-    func json() throws {
-        let result = try run(["--json", "--source", "Delta ObservableProperty", "--rule", "C1"])
+    func json() async throws {
+        let result = try await run(["--json", "--source", "Delta ObservableProperty", "--rule", "C1"])
         #expect(result.status == 0)
         let objects = try #require(
             try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
@@ -32,39 +32,43 @@ struct ScorecardCommandTests {
             ["--rule", "C99"], ["--source"], ["--fast"], ["--source", "no such source"], ["--runs", "0"],
             ["--runs"],
         ])
-    func badCommandLine(arguments: [String]) throws {
-        let result = try run(arguments)
+    func badCommandLine(arguments: [String]) async throws {
+        let result = try await run(arguments)
         #expect(result.status == 2)
         #expect(result.errors.contains("state-conformance: error:"))
         #expect(result.output.isEmpty)
     }
 
     @Test("--runs repeats every rule, and the scorecard says so")
-    func runs() throws {
-        let result = try run(["--source", "Ducks PublishRelay", "--rule", "C1", "--rule", "C2", "--runs", "3"])
+    func runs() async throws {
+        let result = try await run(["--source", "Ducks PublishRelay", "--rule", "C1", "--rule", "C2", "--runs", "3"])
         #expect(result.status == 0)
         #expect(result.output.contains("each rule checked 3 times"))
     }
 
     @Test("--faults: each fault is caught by its rule in every run, also a crash, in a process of its own")
-    func faults() throws {
-        let result = try run(["--faults", "--source", "replays", "--source", "traps", "--runs", "2"])
+    func faults() async throws {
+        let result = try await run(["--faults", "--source", "replays", "--source", "traps", "--runs", "2"])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("4 faults caught, 0 failed"), "\(result.output)")
         #expect(result.output.contains("a store that traps on concurrent dispatches"))
     }
 
     @Test("--faults also checks the faults' correct twins against every rule, and a twin must pass them all")
-    func twins() throws {
-        let result = try run(["--faults", "--source", "a gated queue with tickets under the lock", "--rule", "C1"])
+    func twins() async throws {
+        let result = try await run([
+            "--faults", "--source", "a gated queue with tickets under the lock", "--rule", "C1",
+        ])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("a gated queue with tickets under the lock"), "\(result.output)")
         #expect(result.output.contains("0 faults caught, 1 correct twins passed, 0 failed"), "\(result.output)")
     }
 
     @Test("a crash fails the rule it happened in, with its signal and message, and the source goes on")
-    func crashIsOneRulesFailure() throws {
-        let result = try run(["--faults", "--source", "traps on concurrent", "--rule", "C2", "--rule", "C11", "--json"])
+    func crashIsOneRulesFailure() async throws {
+        let result = try await run([
+            "--faults", "--source", "traps on concurrent", "--rule", "C2", "--rule", "C11", "--json",
+        ])
         let objects = try #require(
             try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [[String: Any]])
         let c2 = try #require(objects.first { $0["rule"] as? String == "C2" })

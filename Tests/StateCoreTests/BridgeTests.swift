@@ -3,7 +3,7 @@ import StateCore
 import TestSupport
 import Testing
 
-@Suite("ObservedValues and ObservedState", .timeLimit(.minutes(1)))
+@Suite("ObservedValues and ObservedState", .hangBound)
 struct BridgeTests {
     @Test("values arrive in order; breaking out of the loop disposes the subscription")
     func valuesInOrderAndBreak() async {

@@ -53,7 +53,7 @@ private func onAnotherThread(
     waitFor(finished, sourceLocation: sourceLocation)
 }
 
-@Suite("MainQueueScheduler", .timeLimit(.minutes(1)))
+@Suite("MainQueueScheduler", .hangBound)
 struct MainQueueSchedulerTests {
     @MainActor
     @Test("on the main queue with nothing waiting, work runs at once")

@@ -36,7 +36,7 @@ private final class Tally: Sendable {
 /// an advance on another thread may have just taken it from), and an effect
 /// task began its body whatever: each ran disposed work in some tries of
 /// every run.
-@Suite("Cancelling delayed work is final, on every scheduler", .timeLimit(.minutes(2)))
+@Suite("Cancelling delayed work is final, on every scheduler", .hangBound)
 struct SchedulerCancellationTests {
     /// Schedules work 1 µs ahead on `scheduler` and disposes it at once,
     /// `tries` times; returns how many works began after their `dispose()`

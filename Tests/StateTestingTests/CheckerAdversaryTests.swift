@@ -17,23 +17,24 @@ import Testing
 // run in a child process of this bundle (an issue recorded off the task is
 // invisible to `withKnownIssue`); it must fail, and its twin must pass.
 
-@Suite("Adversary: checkers fail their test, or the run, wherever the failure is found", .timeLimit(.minutes(5)))
+@Suite("Adversary: checkers fail their test, or the run, wherever the failure is found", .hangBound)
 struct CheckerAdversaryTests {
     @Test("a failing child fails, saying why; its twin passes", arguments: CheckerAdversaryCase.all)
-    func childFails(_ check: CheckerAdversaryCase) throws {
-        let failing = try runChild(check.child(check.name), environment: [CheckerAdversaryChild.variable: "1"])
+    func childFails(_ check: CheckerAdversaryCase) async throws {
+        let failing = try await runChild(check.child(check.name), environment: [CheckerAdversaryChild.variable: "1"])
         #expect(!failing.timedOut, "the child test hung")
         #expect(failing.status != 0, "the child test passed:\n\(failing.printed)")
         #expect(failing.printed.contains(check.failure), "missing «\(check.failure)» in:\n\(failing.printed)")
-        let twin = try runChild(check.child(check.name + "Passes"), environment: [CheckerAdversaryChild.variable: "1"])
+        let twin = try await runChild(
+            check.child(check.name + "Passes"), environment: [CheckerAdversaryChild.variable: "1"])
         #expect(!twin.timedOut, "the twin hung")
         #expect(twin.status == 0, "the twin failed:\n\(twin.printed)")
         #expect(twin.printed.contains(check.passed(check.name + "Passes")), "the twin did not run:\n\(twin.printed)")
     }
 
     @Test("two threads failing expectEvents at once: both failures are reported")
-    func twoThreadsAtOnce() throws {
-        let run = try runChild(
+    func twoThreadsAtOnce() async throws {
+        let run = try await runChild(
             .swiftTesting(filter: "CheckerAdversaryChildren/expectEventsOnTwoThreadsAtOnce\\("),
             environment: [CheckerAdversaryChild.variable: "1"])
         #expect(!run.timedOut)
@@ -423,7 +424,7 @@ struct CheckerAdversaryChildren {
 /// Each case is two tests, run in order in one child process: the first
 /// (`…A`) leaves a checker behind and ends; the second (`…B`) makes it fail
 /// off any test's task, after the first has ended. The run must fail.
-@Suite("Adversary: a checker failing after its test ended fails the run", .timeLimit(.minutes(5)))
+@Suite("Adversary: a checker failing after its test ended fails the run", .hangBound)
 struct CheckerAdversaryLateTests {
     @Test(
         "a late failure fails the run; its twin passes",
@@ -432,14 +433,14 @@ struct CheckerAdversaryLateTests {
             ("lateListener", CheckerAdversaryCase.unexpectedWave),
             ("lateDelta", CheckerAdversaryCase.inFlight),
         ])
-    func lateFailure(name: String, failure: String) throws {
+    func lateFailure(name: String, failure: String) async throws {
         let environment = [CheckerAdversaryChild.variable: "1"]
-        let failing = try runChild(
+        let failing = try await runChild(
             .swiftTesting(filter: "CheckerAdversaryLateChildren/\(name)[AB]\\("), environment: environment)
         #expect(!failing.timedOut, "the child tests hung")
         #expect(failing.status != 0, "the child run passed:\n\(failing.printed)")
         #expect(failing.printed.contains(failure), "missing «\(failure)» in:\n\(failing.printed)")
-        let twin = try runChild(
+        let twin = try await runChild(
             .swiftTesting(filter: "CheckerAdversaryLateChildren/\(name)Passes[AB]\\("), environment: environment)
         #expect(!twin.timedOut, "the twin hung")
         #expect(twin.status == 0, "the twin failed:\n\(twin.printed)")
@@ -504,8 +505,8 @@ struct CheckerAdversaryLateChildren {
 @Suite("Adversary: XCTest, a checker failing after its test case ended fails the run")
 struct CheckerAdversaryLateXCTestParent {
     @Test("expectEvents failing on a thread that outlived its XCTest test case fails the run")
-    func lateXCTestFailure() throws {
-        let run = try runChild(
+    func lateXCTestFailure() async throws {
+        let run = try await runChild(
             .xcTest("StateTestingTests.CheckerAdversaryLateXCTests"), environment: [CheckerAdversaryChild.variable: "1"]
         )
         #expect(!run.timedOut)
@@ -525,9 +526,9 @@ struct CheckerAdversaryLateXCTestParent {
             ("events", CheckerAdversaryCase.wrongEvents), ("listener", CheckerAdversaryCase.unexpectedWave),
             ("delta", CheckerAdversaryCase.inFlight),
         ])
-    func noTestCaseRunning(kind: String, failure: String) throws {
+    func noTestCaseRunning(kind: String, failure: String) async throws {
         let theClass = TestsOfThisBundle.xcTest("StateTestingTests.CheckerAdversaryNoCaseXCTests")
-        let run = try runChild(
+        let run = try await runChild(
             theClass, environment: [CheckerAdversaryChild.variable: "1", CheckerAdversaryChild.noCaseVariable: kind])
         #expect(!run.timedOut)
         #expect(run.printed.contains("testLeavesACheckerBehind"), "the class did not run:\n\(run.printed)")
@@ -536,8 +537,8 @@ struct CheckerAdversaryLateXCTestParent {
     }
 
     @Test("the twins of the no-test-case children pass", arguments: ["eventsPasses", "listenerPasses", "deltaPasses"])
-    func noTestCaseRunningTwins(kind: String) throws {
-        let run = try runChild(
+    func noTestCaseRunningTwins(kind: String) async throws {
+        let run = try await runChild(
             .xcTest("StateTestingTests.CheckerAdversaryNoCaseXCTests"),
             environment: [CheckerAdversaryChild.variable: "1", CheckerAdversaryChild.noCaseVariable: kind])
         #expect(!run.timedOut)

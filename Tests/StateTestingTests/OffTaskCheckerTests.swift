@@ -18,14 +18,14 @@ import Testing
 @Suite("Checkers called off their test's task fail it")
 struct OffTaskCheckerTests {
     @Test("a checker called off the test's task fails the child test; its twin passes", arguments: OffTaskCheck.all)
-    func failsOffTheTask(_ check: OffTaskCheck) throws {
-        let failing = try runChild(check.child(check.name), environment: [OffTaskChild.variable: "1"])
+    func failsOffTheTask(_ check: OffTaskCheck) async throws {
+        let failing = try await runChild(check.child(check.name), environment: [OffTaskChild.variable: "1"])
         #expect(!failing.timedOut, "the child test hung")
         #expect(failing.status != 0, "the child test passed:\n\(failing.printed)")
         for part in check.failure {
             #expect(failing.printed.contains(part), "missing «\(part)» in:\n\(failing.printed)")
         }
-        let twin = try runChild(check.child(check.name + "Passes"), environment: [OffTaskChild.variable: "1"])
+        let twin = try await runChild(check.child(check.name + "Passes"), environment: [OffTaskChild.variable: "1"])
         #expect(!twin.timedOut, "the twin hung")
         #expect(twin.status == 0, "the twin failed:\n\(twin.printed)")
         #expect(twin.printed.contains(check.passed(check.name + "Passes")), "the twin did not run:\n\(twin.printed)")

@@ -9,12 +9,12 @@ import Testing
 @Suite("state-bench --svg: one bar per measured row, one target mark per row with a target")
 struct BenchmarkChartTests {
     @Test("the chart of a quick S2 and S4 run has a bar and a target for each of the run's rows, in order")
-    func barsAndTargetsMatchTheRun() throws {
+    func barsAndTargetsMatchTheRun() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let chart = folder.appendingPathComponent("bench.svg")
-        let run = try runProduct(
+        let run = try await runProduct(
             "state-bench", ["--quick", "--scenario", "S2", "--scenario", "S4", "--json", "--svg", chart.path])
         #expect(run.status == 0, "\(run.errors)")
 

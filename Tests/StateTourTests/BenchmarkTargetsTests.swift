@@ -5,8 +5,8 @@ import Testing
 @Suite("Benchmarks.md states state-bench's one table of targets")
 struct BenchmarkTargetsTests {
     @Test("the targets table in Benchmarks.md is the one `state-bench --targets` prints")
-    func targetsTableInStep() throws {
-        let printed = try runProduct("state-bench", ["--targets"])
+    func targetsTableInStep() async throws {
+        let printed = try await runProduct("state-bench", ["--targets"])
         #expect(printed.status == 0)
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()

@@ -82,12 +82,12 @@ struct SessionRecordingTests {
     }
 
     @Test("the commands: record to a file, then replay it")
-    func commands() throws {
+    func commands() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("session.jsonl").path
-        let recorded = try runProduct("state-tour", ["--record", file])
+        let recorded = try await runProduct("state-tour", ["--record", file])
         #expect(recorded.status == 0)
         // The tour records on the process's main thread (no test runs on
         // it): every entry says so, with the thread's id.
@@ -98,7 +98,7 @@ struct SessionRecordingTests {
         #expect(Set(threads).count == 1, "one thread: \(Set(threads))")
         let id = threads.first.flatMap { $0.hasPrefix("main thread ") ? Int($0.dropFirst("main thread ".count)) : nil }
         #expect(id != nil, "the main thread, with its id: \(String(describing: threads.first))")
-        let replayed = try runProduct("state-tour", ["--replay", file])
+        let replayed = try await runProduct("state-tour", ["--replay", file])
         #expect(replayed.status == 0)
         #expect(replayed.output.components(separatedBy: "every state as recorded").count == 5)
     }

@@ -86,13 +86,13 @@ struct ReportTests {
 
 @Suite("state-tour: the executable")
 struct ExecutableTests {
-    private func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        try runProduct("state-tour", arguments)
+    private func run(_ arguments: [String]) async throws -> (status: Int32, output: String, errors: String) {
+        try await runProduct("state-tour", arguments)
     }
 
     @Test("a bad value exits 2 with a clear message and the usage on standard error")
-    func badValueExits2() throws {
-        let result = try run(["--scenario", "nope"])
+    func badValueExits2() async throws {
+        let result = try await run(["--scenario", "nope"])
         #expect(result.status == 2)
         #expect(result.errors.contains("'nope' is not a valid value for --scenario"))
         #expect(result.errors.contains("Usage: state-tour"))
@@ -100,8 +100,8 @@ struct ExecutableTests {
     }
 
     @Test("a counter run checks every flavour and exits 0")
-    func counterRun() throws {
-        let result = try run(["--scenario", "counter", "--no-animation"])
+    func counterRun() async throws {
+        let result = try await run(["--scenario", "counter", "--no-animation"])
         #expect(result.status == 0)
         for flavour in Flavour.allCases {
             #expect(result.output.contains("✓ \(flavour.product)"))

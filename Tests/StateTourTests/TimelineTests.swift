@@ -164,12 +164,12 @@ struct TimelineCommandTests {
     }
 
     @Test("--timeline refuses the contention scenario, which runs on real threads")
-    func refusesContention() throws {
+    func refusesContention() async throws {
         #expect(throws: Options.Problem.noTimeline(.contention)) {
             try Options.parse(["--scenario", "contention", "--timeline", "t.svg"])
         }
         let file = FileManager.default.temporaryDirectory.appending(path: "timeline-\(UUID().uuidString).svg")
-        let result = try runProduct("state-tour", ["--timeline", file.path, "--scenario", "contention"])
+        let result = try await runProduct("state-tour", ["--timeline", file.path, "--scenario", "contention"])
         #expect(result.status == 2)
         #expect(result.errors.contains("the contention scenario runs on real threads"))
         #expect(result.errors.contains("--scenario counter, session or lifecycle"))
@@ -178,10 +178,10 @@ struct TimelineCommandTests {
     }
 
     @Test("writes a parseable SVG for every scenario on virtual time", arguments: [ScenarioKind.counter, .lifecycle])
-    func writes(scenario: ScenarioKind) throws {
+    func writes(scenario: ScenarioKind) async throws {
         let file = FileManager.default.temporaryDirectory.appending(path: "timeline-\(UUID().uuidString).svg")
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try runProduct(
+        let result = try await runProduct(
             "state-tour", ["--timeline", file.path, "--scenario", scenario.rawValue, "--flavour", "ducks"])
         #expect(result.status == 0)
         #expect(result.output.contains("✓ DucksStyle"))

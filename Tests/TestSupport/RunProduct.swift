@@ -21,10 +21,37 @@ package struct ChildRun: Sendable {
 ///
 /// What it prints goes to files, not pipes: a child that prints more than a
 /// pipe holds cannot block, and no read waits for a hung child.
+///
+/// The wait happens on a thread of its own, never on one of Swift
+/// concurrency's shared threads: Swift Testing runs tests in parallel on
+/// those (as many as there are cores), so tests that sat there for the
+/// whole of a child's run (minutes under the thread sanitizer) starved
+/// every other test, and async tests ran into their time limits.
 package func runChild(
     _ executable: URL,
     _ arguments: [String],
     environment: [String: String] = [:],
+    timeout: Duration
+) async throws -> ChildRun {
+    try await onAThreadOfItsOwn {
+        try runChildWaiting(executable, arguments, environment: environment, timeout: timeout)
+    }
+}
+
+/// Runs `body` on a new thread and returns what it returned, leaving the
+/// calling task's thread free while `body` blocks.
+package func onAThreadOfItsOwn<Result: Sendable>(
+    _ body: @escaping @Sendable () throws -> Result
+) async throws -> Result {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Swift.Result { try body() }) }.start()
+    }
+}
+
+private func runChildWaiting(
+    _ executable: URL,
+    _ arguments: [String],
+    environment: [String: String],
     timeout: Duration
 ) throws -> ChildRun {
     let folder = FileManager.default.temporaryDirectory.appending(path: "child-\(UUID().uuidString)")
@@ -66,13 +93,13 @@ package func runChild(
 package func runProduct(
     _ product: String,
     _ arguments: [String]
-) throws -> (status: Int32, output: String, errors: String) {
+) async throws -> (status: Int32, output: String, errors: String) {
     var executable = Bundle.main.bundleURL.deletingLastPathComponent().appending(path: product)
     if !FileManager.default.fileExists(atPath: executable.path) {
         executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
             .appending(path: product)
     }
-    let run = try runChild(executable, arguments, timeout: .seconds(600))
+    let run = try await runChild(executable, arguments, timeout: .seconds(600))
     return (run.status, run.output, run.errors)
 }
 
@@ -97,12 +124,13 @@ package func runChild(
     _ tests: TestsOfThisBundle,
     environment: [String: String],
     timeout: Duration = .seconds(60)
-) throws -> ChildRun {
+) async throws -> ChildRun {
     let bundle = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
     let arguments =
         switch tests {
         case .swiftTesting(let filter): ["--testing-library", "swift-testing", "--filter", filter]
         case .xcTest(let test): [test]
         }
-    return try runChild(bundle, arguments, environment: environment.merging(["NO_COLOR": "1"]) { $1 }, timeout: timeout)
+    return try await runChild(
+        bundle, arguments, environment: environment.merging(["NO_COLOR": "1"]) { $1 }, timeout: timeout)
 }

@@ -116,3 +116,16 @@ package func diagnostics(reportedDuring body: () throws -> Void) rethrows -> [Di
     try body()
     return reports.values
 }
+
+extension Trait where Self == TimeLimitTrait {
+    /// The bound on a test that would hang if what it checks deadlocked.
+    ///
+    /// A bound, not a speed check: a test's time counts from its start,
+    /// and Swift Testing runs the whole run's tests on as many shared
+    /// threads as there are cores, so on a busy 2-core machine under the
+    /// thread sanitizer a test that waits (for a thread, a task, a child
+    /// process) may sit there for minutes behind the others (the whole run
+    /// took about 3.5 minutes there). A deadlock still fails the test,
+    /// within this bound, instead of hanging the suite.
+    package static var hangBound: Self { .timeLimit(.minutes(10)) }
+}
