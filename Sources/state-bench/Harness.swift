@@ -53,7 +53,12 @@ struct Sample {
 }
 
 /// Times `body` with `ContinuousClock`.
-@inline(__always)
+///
+/// Every case's timed loop runs here, and only here, once per repetition.
+/// Never inlined, so that it is one symbol: `scripts/perf-fence` counts the
+/// instructions and allocations of each call under callgrind, one timed
+/// loop at a time (`--toggle-collect` and `--dump-after` on this function).
+@inline(never)
 func time(_ body: () -> Void) -> Duration {
     ContinuousClock().measure(body)
 }
@@ -74,6 +79,8 @@ struct BenchResult: Sendable {
     let scenario: String
     let variant: String
     let flavour: String
+    /// Units per repetition.
+    let units: Int
     let nsPerUnit: Double
     var ratioToFloor: Double?
     /// The flavour of the baseline `ratioToFloor` is taken against.
@@ -96,6 +103,7 @@ func measure(_ benchCase: BenchCase, repetitions: Int = 5) -> BenchResult {
         scenario: benchCase.scenario,
         variant: benchCase.variant,
         flavour: benchCase.flavour,
+        units: benchCase.units,
         nsPerUnit: nanoseconds / Double(benchCase.units),
         ratioToFloor: nil,
         floor: nil,

@@ -8,8 +8,8 @@ enum M1 {
     static let flavours = ["baseline", "receiver"]
 
     /// The heading of M1's table.
-    static func title(quick: Bool) -> String {
-        "M1: peak resident memory, 10,000,000\(quick ? " / 10" : "") broadcasts to one listener (.hot)"
+    static func title(scale: Int) -> String {
+        "M1: peak resident memory, 10,000,000\(scale > 1 ? " / \(scale)" : "") broadcasts to one listener (.hot)"
     }
 
     /// Runs in the child: broadcasts, then prints the peak resident set in

@@ -16,8 +16,8 @@ enum M2 {
     ]
 
     /// The heading of M2's table.
-    static func title(quick: Bool) -> String {
-        "M2: peak resident memory, 2 threads each sending 500,000\(quick ? " / 10" : "") values to one listener"
+    static func title(scale: Int) -> String {
+        "M2: peak resident memory, 2 threads each sending 500,000\(scale > 1 ? " / \(scale)" : "") values to one listener"
     }
 
     /// Runs in the child: two threads send, then it checks what the listener

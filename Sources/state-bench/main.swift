@@ -5,7 +5,7 @@ import Foundation
 
 let usage = """
     Usage: state-bench [--scenario S1|S2|S3|S4|S5|M1|M2]... [--flavour NAME]... [--case NAME]... [--quick] [--json]
-                       [--svg FILE] [--targets] [--help]
+                       [--scale N] [--repetitions N] [--svg FILE] [--targets] [--help]
 
       --scenario NAME  run only this scenario (repeatable); all by default.
                        S1-S5 time deliveries; M1 and M2 measure peak resident
@@ -17,6 +17,10 @@ let usage = """
                        (ducks, ducks.log, …; repeatable): one case for a
                        profiler; the baselines always run
       --quick          a tenth of the work: a smoke test of correctness, not speed
+      --scale N        1/N of the work (--quick is --scale 10); scripts/perf-fence
+                       counts instructions at --scale 100
+      --repetitions N  timed repetitions per case after the warm-up one
+                       (5 by default); the median is reported
       --json           one JSON object per measured case, in an array; each
                        names its floor (the baseline that keeps the case's
                        guarantees), its ratio to it and its target
@@ -44,6 +48,8 @@ var scenarios: [String] = []
 var flavours: [String] = []
 var exactCases: [String] = []
 var quick = false
+var scaleOption: Int?
+var repetitions = 5
 var json = false
 var svgPath: String?
 var remaining = arguments[...]
@@ -53,6 +59,13 @@ while let argument = remaining.popFirst() {
         print(Targets.markdown, terminator: "")
         exit(0)
     case "--quick": quick = true
+    case "--scale", "--repetitions":
+        guard let text = remaining.popFirst(), let number = Int(text), number > 0 else {
+            FileHandle.standardError.write(
+                Data("state-bench: error: \(argument) needs a positive whole number\n\n\(usage)\n".utf8))
+            exit(2)
+        }
+        if argument == "--scale" { scaleOption = number } else { repetitions = number }
     case "--json": json = true
     case "--svg":
         guard let path = remaining.popFirst(), !path.hasPrefix("--") else {
@@ -92,7 +105,7 @@ while let argument = remaining.popFirst() {
 }
 if scenarios.isEmpty { scenarios = allScenarios }
 
-let scale = quick ? 10 : 1
+let scale = scaleOption ?? (quick ? 10 : 1)
 var results: [BenchResult] = []
 var memory: [MemoryResult] = []
 
@@ -113,8 +126,8 @@ for scenario in scenarios {
     default:
         let (title, variant, names, run) =
             scenario == "M1"
-            ? (M1.title(quick: quick), "hot broadcast", M1.flavours, M1.measure)
-            : (M2.title(quick: quick), "2 threads", M2.flavours, M2.measure)
+            ? (M1.title(scale: scale), "hot broadcast", M1.flavours, M1.measure)
+            : (M2.title(scale: scale), "2 threads", M2.flavours, M2.measure)
         let measured = measureMemory(
             scenario: scenario, variant: variant, flavours: names.filter { isSelected($0, named: flavours) }
         ) { run($0, scale) }
@@ -126,7 +139,7 @@ for scenario in scenarios {
         isSelected($0.flavour, named: flavours)
             && (exactCases.isEmpty || isBaseline($0.flavour) || exactCases.contains($0.flavour))
     }
-    let measured = withRatios(selected.map { measure($0) })
+    let measured = withRatios(selected.map { measure($0, repetitions: repetitions) })
     results += measured
     if !json { printTable(scenario, measured) }
 }
@@ -147,7 +160,7 @@ if json {
     var objects: [[String: Any]] = results.map { result in
         var object: [String: Any] = [
             "scenario": result.scenario, "case": result.variant, "flavour": result.flavour,
-            "nsPerUnit": (result.nsPerUnit * 100).rounded() / 100, "ok": result.ok,
+            "units": result.units, "nsPerUnit": (result.nsPerUnit * 100).rounded() / 100, "ok": result.ok,
         ]
         object["ratioToFloor"] = result.ratioToFloor.map { ($0 * 100).rounded() / 100 }
         object["floor"] = result.floor
