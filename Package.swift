@@ -29,10 +29,10 @@ let package = Package(
         // state source, and the seams the inspector reads. No Foundation.
         .target(name: "StateCore"),
         .target(name: "StateInspector", dependencies: ["StateCore"]),
-        .target(name: "ReactorStyle", dependencies: ["StateCore", "StateInspector"]),
-        .target(name: "DucksStyle", dependencies: ["StateCore", "StateInspector"]),
-        .target(name: "ReceiverStyle", dependencies: ["StateCore", "StateInspector"]),
-        .target(name: "DeltaStyle", dependencies: ["StateCore", "StateInspector"]),
+        .target(name: "ReactorStyle", dependencies: ["StateCore"]),
+        .target(name: "DucksStyle", dependencies: ["StateCore"]),
+        .target(name: "ReceiverStyle", dependencies: ["StateCore"]),
+        .target(name: "DeltaStyle", dependencies: ["StateCore"]),
         .target(name: "StateConformance", dependencies: ["StateCore", "StateInspector"]),
         // The one library that imports the test frameworks.
         .target(name: "StateTesting", dependencies: ["StateCore", "StateInspector", "StateConformance"]),

@@ -1,5 +1,3 @@
-import StateInspector
-
 // Inlinable members (`value`, `subscribe`, `apply`): state-bench S1 (delta)
 // and S3 (delta), specialised for the value type where the property is used.
 /// A value whose changes can be observed through callbacks.
@@ -54,8 +52,9 @@ import StateInspector
 ///
 /// ## Inspecting
 ///
-/// ``attach(_:snapshot:restore:)`` records every action applied in an
-/// `ActionLog`, with time travel when given a restore function.
+/// With `StateInspector` imported, `attach(_:snapshot:restore:)` records
+/// every action applied in an `ActionLog`, with time travel when given a
+/// restore function (see ``recordingSeam``).
 public final class ObservableProperty<ValueType> {
     /// The type of the callbacks that observe a property.
     public typealias CallbackType = (ValueType) -> Void
@@ -167,106 +166,28 @@ extension ObservableProperty: ObservablePropertyType {
 // `recorder` is only touched in its delivery order.
 extension ObservableProperty: @unchecked Sendable where ValueType: Sendable {}
 
-extension ObservableProperty {
-    /// Attaches `log`: from now on every action applied to this property
-    /// (a store's dispatch) is recorded, in the order applied, with a
-    /// snapshot of the state after it; with `restore`, the log can move the
-    /// store through those states.
+extension ObservableProperty: Replayable {
+    /// The property's side of a log's attachment.
     ///
-    /// Delta's state is a graph of properties, so the log records what
-    /// `snapshot` reads of it (as StateTesting's `DeltaTestStore` does), and
-    /// a travel hands `restore` the snapshot to put back:
-    ///
-    /// ```swift
-    /// let log = ActionLog<any ActionType<AppState>, Snapshot>(capacity: 500)
-    /// let inspection = store.state.attach(
-    ///     log,
-    ///     snapshot: { Snapshot(userId: $0.userId.value) },
-    ///     restore: { snapshot, state in
-    ///         state.userId.value = snapshot.userId
-    ///         return state
-    ///     }
-    /// )
-    /// ```
-    ///
-    /// Values set through ``value`` are not actions and are not recorded.
-    /// A property has one log at a time: attaching another detaches the
-    /// first. While the log travels, dispatched actions are rejected with a
-    /// `Diagnostic`. A travel calls `restore` in the property's order, then
-    /// announces the value it returns to the property's subscribers.
-    ///
-    /// - Parameters:
-    ///   - log: The log to record into; not attached elsewhere.
-    ///   - snapshot: Reads the state as a plain value.
-    ///   - restore: Puts a snapshot back and returns the property's new
-    ///     value (setting the nested properties, whose subscribers hear
-    ///     it); nil for a log that only records.
-    /// - Returns: A disposable that detaches the log (the entries stay).
-    @discardableResult
-    public func attach<Snapshot>(
-        _ log: ActionLog<any ActionType<ValueType>, Snapshot>,
-        snapshot: @escaping (ValueType) -> Snapshot,
-        restore: ((Snapshot, ValueType) -> ValueType)? = nil
-    ) -> Disposable {
-        let moveTo = restore.map { restore in
-            { [weak self] (target: Snapshot, leaving: (Snapshot) -> Void) in
-                guard let self else { return }
-                let current = source.currentValue()
-                // Read first: restoring changes the graph `current` holds.
-                leaving(snapshot(current))
-                source.publish(restore(target, current))
-            }
-        }
-        return source.attach(
-            log,
-            LogAttachment(
-                flavour: "DeltaStyle",
-                owner: self,
-                snapshot: snapshot,
-                exchange: { [weak self] recorder in
-                    guard let self else { return nil }
-                    let replaced = InputRecorder.exchange(
-                        recorder, in: self, recorderAt: \.recorder, flagAt: \.isRecording)
-                    return RecorderExchange(replaced: replaced, state: source.currentValue())
-                },
-                moveTo: moveTo
-            )
-        )
-    }
-
-    /// Applies every action of `recording` to this property (a fresh
-    /// store's state) and checks each snapshot against it.
-    ///
-    /// The replay attaches a log of its own, so a log already attached to
-    /// the property is detached. Call it from outside the property's
-    /// deliveries: from inside a subscriber it throws at once and changes
-    /// nothing.
-    ///
-    /// A recording of several segments (its log was detached and attached
-    /// again, or moved to another store) restarts each later segment from
-    /// the snapshot it starts from: `restore` puts it back, and the
-    /// property's subscribers hear it, as in a travel. Without `restore`,
-    /// such a recording throws at the segment that needs it.
-    ///
-    /// - Parameters:
-    ///   - recording: A session read from an exported log.
-    ///   - snapshot: Reads the state as a plain value, as when recording.
-    ///   - restore: Puts a snapshot back and returns the property's new
-    ///     value, as for ``attach(_:snapshot:restore:)``; nil when the
-    ///     recording has one segment.
-    /// - Throws: ``/StateInspector/ReplayMismatch`` at the first snapshot that differs from
-    ///   the recording, with what differs, or at a segment that cannot be
-    ///   restarted without `restore`.
-    public func replay<Snapshot: Equatable>(
-        _ recording: ActionRecording<any ActionType<ValueType>, Snapshot>,
-        snapshot: @escaping (ValueType) -> Snapshot,
-        restore: ((Snapshot, ValueType) -> ValueType)? = nil
-    ) throws(ReplayMismatch) {
-        guard !source.isInDeliveryOrder else { throw .insideTheStore }
-        try recording.replay(
-            from: snapshot(value),
-            attach: { attach($0, snapshot: snapshot, restore: restore) },
-            apply: { apply($0) }
+    /// `StateInspector`'s `attach(_:snapshot:restore:)` and
+    /// `replay(_:snapshot:restore:)` stand on it: the log records every action applied to this property (a store's
+    /// dispatch), in the order applied, with a snapshot of the state after
+    /// it. Values set through ``value`` are not actions and are not
+    /// recorded. While the log travels, dispatched actions are rejected
+    /// with a `Diagnostic`; a travel calls `restore` in the property's
+    /// order, then announces the value it returns to the property's
+    /// subscribers. A replay applies each recorded action.
+    public var recordingSeam: RecordingSeam<any ActionType<ValueType>, ValueType> {
+        RecordingSeam(
+            flavour: "DeltaStyle",
+            owner: self,
+            source: source,
+            recorder: \.recorder,
+            isRecording: \.isRecording,
+            stateInOrder: { $0.source.currentValue() },
+            read: { $0.value },
+            move: { property, value in property.source.publish(value) },
+            apply: { property, action in property.apply(action) }
         )
     }
 }

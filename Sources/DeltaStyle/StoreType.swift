@@ -1,5 +1,3 @@
-import StateInspector
-
 /// The single place that holds an app's state and applies actions to it.
 ///
 /// Conform a struct, give it an observable `state`, and the default
@@ -28,7 +26,7 @@ import StateInspector
 /// if the store is backed by an ``ObservableProperty`` (whose dispatches are
 /// thread-safe, and the `var` is only assigned once at start-up), or a global
 /// actor such as `@MainActor` otherwise.
-public protocol StoreType {
+public protocol StoreType: StateHolding {
     /// The observable that holds the state.
     associatedtype ObservableState: ObservablePropertyType
 
@@ -97,45 +95,8 @@ extension StoreType {
 }
 
 extension StoreType {
-    /// Attaches `log` to the store's state property: see
-    /// ``ObservableProperty/attach(_:snapshot:restore:)``.
-    ///
-    /// ```swift
-    /// let log = ActionLog<any ActionType<AppState>, Snapshot>(capacity: 500)
-    /// let inspection = store.attach(log, snapshot: Snapshot.init, restore: { $0.restore(into: $1) })
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - log: The log to record into; not attached elsewhere.
-    ///   - snapshot: Reads the state as a plain value.
-    ///   - restore: Puts a snapshot back and returns the new state value;
-    ///     nil for a log that only records.
-    /// - Returns: A disposable that detaches the log (the entries stay).
-    @discardableResult
-    public func attach<Value, Snapshot>(
-        _ log: ActionLog<any ActionType<Value>, Snapshot>,
-        snapshot: @escaping (Value) -> Snapshot,
-        restore: ((Snapshot, Value) -> Value)? = nil
-    ) -> Disposable where ObservableState == ObservableProperty<Value> {
-        state.attach(log, snapshot: snapshot, restore: restore)
-    }
-
-    /// Replays `recording` into this (fresh) store and checks each snapshot:
-    /// see ``ObservableProperty/replay(_:snapshot:restore:)``.
-    ///
-    /// - Parameters:
-    ///   - recording: A session read from an exported log.
-    ///   - snapshot: Reads the state as a plain value, as when recording.
-    ///   - restore: Puts a snapshot back and returns the new state value,
-    ///     to restart each segment after the first; nil when the recording
-    ///     has one segment.
-    /// - Throws: ``/StateInspector/ReplayMismatch`` at the first snapshot that differs, or
-    ///   at a segment that cannot be restarted without `restore`.
-    public func replay<Value, Snapshot: Equatable>(
-        _ recording: ActionRecording<any ActionType<Value>, Snapshot>,
-        snapshot: @escaping (Value) -> Snapshot,
-        restore: ((Snapshot, Value) -> Value)? = nil
-    ) throws(ReplayMismatch) where ObservableState == ObservableProperty<Value> {
-        try state.replay(recording, snapshot: snapshot, restore: restore)
-    }
+    /// The store's state property: `StateInspector`'s `attach(_:snapshot:restore:)`
+    /// and `replay(_:snapshot:restore:)` on a store reach its state through
+    /// it, so `store.attach(…)` is `store.state.attach(…)`.
+    public var heldState: ObservableState { state }
 }

@@ -1,5 +1,3 @@
-import StateInspector
-
 /// Any store, whatever its state type.
 public protocol StoreType: AnyObject {}
 
@@ -287,64 +285,32 @@ open class Store<State: StateType>: StoreType {
 // delivery order, and the middlewares are immutable.
 extension Store: @unchecked Sendable where State: Sendable {}
 
-extension Store {
-    /// Attaches `log`: from now on every action the store reduces is
-    /// recorded, in the order reduced, with the state after it (ignorable
-    /// actions too); and the log can move the store through those states.
+extension Store: Replayable {
+    /// The store's side of a log's attachment.
     ///
-    /// ```swift
-    /// let log = ActionLog<any Action, AppState>(capacity: 500)
-    /// let inspection = store.attach(log)
-    /// store.dispatch(IncreaseAction())
-    /// try log.travel(to: 0)        // observers hear the state before it
-    /// log.returnToPresent()        // and the present again
-    /// inspection.dispose()
-    /// ```
-    ///
-    /// A store has one log at a time: attaching another detaches the
-    /// first. While the log travels, dispatched actions are rejected with a
-    /// `Diagnostic` before reaching the middlewares (and an action a
-    /// middleware passes on then is rejected before the reducer). Attached
-    /// from inside the store's work, the log records from the next action.
-    ///
-    /// - Parameter log: The log to record into; not attached to another
-    ///   store.
-    /// - Returns: A disposable that detaches the log (the entries stay).
-    @discardableResult
-    public final func attach(_ log: ActionLog<any Action, State>) -> Disposable {
-        source.attach(
-            log,
-            .store(
-                flavour: "DucksStyle",
-                owner: self,
-                recorder: \.recorder,
-                isRecording: \.isRecording,
-                source: source
-            )
+    /// `StateInspector`'s `attach(_:)` and `replay(_:)` stand on it: the log records each action the store
+    /// reduces (ignorable ones too), in order, with the state after it, and
+    /// a travel sets the store's state and tells its observers. While the
+    /// log travels, dispatched actions are rejected with a `Diagnostic`
+    /// before reaching the middlewares (and an action a middleware passes
+    /// on then is rejected before the reducer). A replay dispatches each
+    /// recorded action.
+    public final var recordingSeam: RecordingSeam<any Action, State> {
+        RecordingSeam(
+            flavour: "DucksStyle",
+            owner: self,
+            source: source,
+            recorder: \.recorder,
+            isRecording: \.isRecording,
+            stateInOrder: { $0.source.currentValueInDeliveryOrder() },
+            read: { $0.currentState },
+            move: { store, state in store.source.publish(state) },
+            apply: { store, action in store.dispatch(action) }
         )
     }
+}
 
-    /// Replays `recording` into this store (fresh, without middlewares that
-    /// dispatch: the recording holds what they dispatched) and checks every
-    /// state against it.
-    ///
-    /// The replay attaches a log of its own, so a log already attached to
-    /// the store is detached. Call it from outside the store's work: from
-    /// inside an observer or a middleware it throws at once and changes
-    /// nothing. A recording of several segments (its log was detached and
-    /// attached again, or moved to another store) restarts each later
-    /// segment from the state it starts from: the store moves there, and
-    /// its observers hear it, as in a travel.
-    ///
-    /// - Parameter recording: A session read from an exported log.
-    /// - Throws: ``/StateInspector/ReplayMismatch`` at the first state that differs from the
-    ///   recording, with what differs.
-    public final func replay(_ recording: ActionRecording<any Action, State>) throws(ReplayMismatch)
-    where State: Equatable {
-        guard !source.isInDeliveryOrder else { throw .insideTheStore }
-        try recording.replay(from: currentState, attach: { attach($0) }, apply: { dispatch($0) })
-    }
-
+extension Store {
     /// Returns the part of the state chosen by `selector`: its value when you
     /// subscribe, then each change.
     ///

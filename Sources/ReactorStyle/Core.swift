@@ -1,5 +1,4 @@
 import Dispatch
-import StateInspector
 import Synchronization
 
 /// Holds the application state, applies events to it one at a time, and
@@ -344,63 +343,30 @@ public final class Core<StateType: State> {
     }
 }
 
-extension Core {
-    /// Attaches `log`: from now on every event the core applies is
-    /// recorded, in the order applied, with the state after it; and the log
-    /// can move the core through those states.
+extension Core: Replayable {
+    /// The core's side of a log's attachment.
     ///
-    /// ```swift
-    /// let log = ActionLog<any Event, RPGState>(capacity: 500)
-    /// let inspection = core.attach(log)
-    /// core.fire(event: LevelUp())
-    /// try log.travel(to: 0)        // subscribers are sent the state before it
-    /// log.returnToPresent()        // and the present again
-    /// inspection.dispose()
-    /// ```
-    ///
-    /// A core has one log at a time: attaching another detaches the first.
-    /// A travel sends the state it moves to to every subscriber (the
-    /// middlewares see events only, so they are not called). While the log
-    /// travels, fired events are rejected with a `Diagnostic`; commands
-    /// still run, and the events they fire are rejected. Attached from
-    /// inside the core's work, the log records from the next event.
-    ///
-    /// - Parameter log: The log to record into; not attached to another
-    ///   store.
-    /// - Returns: A disposable that detaches the log (the entries stay).
-    @discardableResult
-    public func attach(_ log: ActionLog<any Event, StateType>) -> Disposable {
-        source.attach(
-            log,
-            .store(
-                flavour: "ReactorStyle",
-                owner: self,
-                recorder: \.recorder,
-                isRecording: \.isRecording,
-                working: \.working,
-                source: source
-            )
+    /// `StateInspector`'s `attach(_:)` and `replay(_:)` stand on it: the log records each event the core
+    /// applies, in order, with the state after it, and a travel sets the
+    /// core's state and sends it to every subscriber (the middlewares see
+    /// events only, so they are not called). While the log travels, fired
+    /// events are rejected with a `Diagnostic`; commands still run, and the
+    /// events they fire are rejected. A replay fires each recorded event.
+    public var recordingSeam: RecordingSeam<any Event, StateType> {
+        RecordingSeam(
+            flavour: "ReactorStyle",
+            owner: self,
+            source: source,
+            recorder: \.recorder,
+            isRecording: \.isRecording,
+            stateInOrder: { $0.working },
+            read: { $0.state },
+            move: { core, state in
+                core.working = state
+                core.source.publish(state)
+            },
+            apply: { core, event in core.fire(event: event) }
         )
-    }
-
-    /// Replays `recording` into this core (fresh: the recording holds the
-    /// events its commands fired) and checks every state against it.
-    ///
-    /// The replay attaches a log of its own, so a log already attached to
-    /// the core is detached. Call it from outside the core's work: from
-    /// inside a command, a middleware or an immediate subscriber it throws
-    /// at once and changes nothing. A recording of several segments (its
-    /// log was detached and attached again, or moved to another core)
-    /// restarts each later segment from the state it starts from: the core
-    /// moves there, and its subscribers are sent it, as in a travel.
-    ///
-    /// - Parameter recording: A session read from an exported log.
-    /// - Throws: ``/StateInspector/ReplayMismatch`` at the first state that differs from the
-    ///   recording, with what differs.
-    public func replay(_ recording: ActionRecording<any Event, StateType>) throws(ReplayMismatch)
-    where StateType: Equatable {
-        guard !source.isInDeliveryOrder else { throw .insideTheStore }
-        try recording.replay(from: state, attach: { attach($0) }, apply: { fire(event: $0) })
     }
 }
 

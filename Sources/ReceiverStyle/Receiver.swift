@@ -1,5 +1,3 @@
-import StateInspector
-
 // Inlinable members (`make`, `listen`, `broadcast`): state-bench S1 and S4,
 // which need them specialised for the wave type where the receiver is used.
 /// The read side of an observer pair: listen to it to hear every wave its
@@ -163,62 +161,38 @@ public final class Receiver<Wave> {
 // `recorder` is only touched in its delivery order.
 extension Receiver: @unchecked Sendable where Wave: Sendable {}
 
-extension Receiver {
-    /// Attaches `log`: from now on every wave this receiver delivers is
-    /// recorded, in delivery order, as both the input and the state after
-    /// it (a receiver has no state beyond its waves, so the log only
-    /// records: ``/StateInspector/ActionLog/travel(to:)`` throws `notSupported`).
+extension Receiver: Recordable {
+    /// The receiver's side of a log's attachment.
     ///
-    /// ```swift
-    /// let log = ActionLog<Int, Int>(capacity: 100)
-    /// let inspection = receiver.attach(log)
-    /// transmitter.broadcast(1)
-    /// log.entries.map(\.input)      // [1]
-    /// ```
-    ///
-    /// A receiver has one log at a time: attaching another detaches the
-    /// first. Attached from inside a delivery, the log records from the
-    /// next wave. An operator's receiver records the waves it delivers.
-    ///
-    /// - Parameter log: The log to record into; not attached elsewhere.
-    /// - Returns: A disposable that detaches the log (the entries stay).
-    @discardableResult
-    public func attach(_ log: ActionLog<Wave, Wave>) -> Disposable {
-        source.attach(
-            log,
-            LogAttachment(
-                flavour: "ReceiverStyle",
-                owner: self,
-                snapshot: { $0 },
-                exchange: { [weak self] recorder in
-                    guard let self else { return nil }
-                    let replaced = InputRecorder.exchange(
-                        recorder, in: self, recorderAt: \.recorder, flagAt: \.isRecording)
-                    return RecorderExchange(replaced: replaced, state: nil)
-                },
-                moveTo: nil
-            )
+    /// `StateInspector`'s `attach(_:)` stands on it: the log records every wave this receiver delivers, in
+    /// delivery order, as both the input and the state after it. A
+    /// receiver has no state beyond its waves, so the log only records (its
+    /// `travel(to:)` throws `notSupported`). An operator's receiver records
+    /// the waves it delivers. Its ``Transmitter`` replays.
+    public var recordingSeam: RecordingSeam<Wave, Wave> {
+        RecordingSeam(
+            flavour: "ReceiverStyle",
+            owner: self,
+            source: source,
+            recorder: \.recorder,
+            isRecording: \.isRecording,
+            stateInOrder: { _ in nil },
+            read: { _ in nil },
+            move: nil,
+            apply: nil
         )
     }
 }
 
-extension Receiver.Transmitter {
-    /// Broadcasts every wave of `recording` and checks that the receiver
-    /// delivered each one as recorded.
-    ///
-    /// The replay attaches a log of its own, so a log already attached to
-    /// the receiver is detached. Call it from outside the receiver's
-    /// deliveries: from inside a listener it throws at once and changes
-    /// nothing. A receiver has no state to restart: the waves of a
-    /// recording of several segments are broadcast one segment after
-    /// another, each checked as it is delivered.
-    ///
-    /// - Parameter recording: A session read from an exported log.
-    /// - Throws: ``/StateInspector/ReplayMismatch`` at the first wave that differs from the
-    ///   recording.
-    public func replay(_ recording: ActionRecording<Wave, Wave>) throws(ReplayMismatch) where Wave: Equatable {
-        guard !receiver.source.isInDeliveryOrder else { throw .insideTheStore }
-        try recording.replay(from: nil, attach: { receiver.attach($0) }, apply: { broadcast($0) })
+extension Receiver.Transmitter: Replayable {
+    /// The receiver's seam, applying recorded waves by broadcasting them:
+    /// `StateInspector`'s `replay(_:)` broadcasts every wave of a recording
+    /// and checks that the receiver delivered each one as recorded, one
+    /// segment after another (a receiver has no state to restart).
+    public var recordingSeam: RecordingSeam<Wave, Wave> {
+        var seam = receiver.recordingSeam
+        seam.apply = { [receiver] wave in receiver.broadcast(wave) }
+        return seam
     }
 }
 

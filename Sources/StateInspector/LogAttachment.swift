@@ -1,177 +1,288 @@
 import StateCore
 
-/// How a store attaches a log: the parts only the store knows.
-package struct LogAttachment<Input, Value, Snapshot> {
-    /// The store's module, for diagnostics.
-    let flavour: String
-    /// The store, held weakly: a log does not keep its store alive.
-    weak var owner: AnyObject?
-    /// The store's identity.
-    let ownerIdentity: ObjectIdentifier
-    /// What the log records of the store's state.
-    let snapshot: (Value) -> Snapshot
-    /// Puts a recorder in the store and returns the one it replaces.
+extension Recordable {
+    /// Attaches `log`: from now on every input the store applies is
+    /// recorded, in the order applied, with the state after it; and, where
+    /// the store can be moved (every store but a receiver), the log can
+    /// move it through those states.
     ///
-    /// Returns it with the store's state now; nil when the store is gone.
-    /// Runs in the store's order.
-    let exchange: (InputRecorder<Input, Value>?) -> RecorderExchange<Input, Value>?
-    /// Moves the store to a recorded state and tells its observers (in
-    /// order), first handing the state it leaves to the closure given; nil
-    /// when the flavour has no time travel.
-    let moveTo: ((Snapshot, (Snapshot) -> Void) -> Void)?
-
-    package init(
-        flavour: String,
-        owner: AnyObject,
-        snapshot: @escaping (Value) -> Snapshot,
-        exchange: @escaping (InputRecorder<Input, Value>?) -> RecorderExchange<Input, Value>?,
-        moveTo: ((Snapshot, (Snapshot) -> Void) -> Void)?
-    ) {
-        self.flavour = flavour
-        self.owner = owner
-        ownerIdentity = ObjectIdentifier(owner)
-        self.snapshot = snapshot
-        self.exchange = exchange
-        self.moveTo = moveTo
-    }
-}
-
-/// What a store hands back when a log exchanges its recorder.
-package struct RecorderExchange<Input, Value> {
-    /// The recorder the store held until now; nil when it held none.
-    let replaced: InputRecorder<Input, Value>?
-    /// The store's state now; nil for a receiver that has sent nothing.
-    let state: Value?
-
-    /// Creates the answer of a store that held `replaced` and is in `state`.
-    package init(replaced: InputRecorder<Input, Value>?, state: Value?) {
-        self.replaced = replaced
-        self.state = state
-    }
-}
-
-extension LogAttachment where Snapshot == Value {
-    /// The attachment of a store that publishes its state through `source`
-    /// (the Ducks store, the Reactor core): the log records the state
-    /// itself, and a travel publishes the state it moves to.
+    /// ```swift
+    /// let log = ActionLog<any Action, AppState>(capacity: 500)
+    /// let inspection = store.attach(log)
+    /// store.dispatch(IncreaseAction())
+    /// try log.travel(to: 0)        // observers hear the state before it
+    /// log.returnToPresent()        // and the present again
+    /// inspection.dispose()
+    /// ```
     ///
-    /// A store that keeps a working copy of its state besides the source's
-    /// (the Reactor core, whose commands read it) names it in `working`, and
-    /// a travel sets it too; without one, the state is read from the source.
-    package static func store<Owner: AnyObject>(
-        flavour: String,
-        owner: Owner,
-        recorder: ReferenceWritableKeyPath<Owner, InputRecorder<Input, Value>?>,
-        isRecording: ReferenceWritableKeyPath<Owner, Bool>,
-        working: ReferenceWritableKeyPath<Owner, Value>? = nil,
-        source: StateSource<CurrentValue<Value>>
-    ) -> LogAttachment {
-        LogAttachment(
-            flavour: flavour,
-            owner: owner,
-            snapshot: { $0 },
-            exchange: { [weak owner] new in
-                guard let owner else { return nil }
-                let replaced = InputRecorder.exchange(new, in: owner, recorderAt: recorder, flagAt: isRecording)
-                let state = working.map { owner[keyPath: $0] } ?? source.currentValueInDeliveryOrder()
-                return RecorderExchange(replaced: replaced, state: state)
-            },
-            moveTo: { [weak owner] state, leaving in
-                guard let owner else { return }
-                if let working {
-                    leaving(owner[keyPath: working])
-                    owner[keyPath: working] = state
-                } else {
-                    leaving(source.currentValueInDeliveryOrder())
-                }
-                source.publish(state)
-            }
-        )
+    /// A store has one log at a time: attaching another detaches the
+    /// first. While the log travels, inputs are rejected with a
+    /// `Diagnostic` (a Reactor core's commands still run; the events they
+    /// fire are rejected; a Ducks action is rejected before the
+    /// middlewares). Attached from inside the store's work, the log records
+    /// from the next input. A receiver's log only records (its
+    /// ``ActionLog/travel(to:)`` throws `notSupported`), and records the
+    /// waves an operator's receiver delivers.
+    ///
+    /// - Parameter log: The log to record into; not attached to another
+    ///   store.
+    /// - Returns: A disposable that detaches the log (the entries stay).
+    @discardableResult
+    public func attach(_ log: ActionLog<RecordedInput, RecordedState>) -> Disposable {
+        recordingSeam.attach(log, snapshot: { $0 }, restore: { target, _ in target })
+    }
+
+    /// Attaches `log`, recording what `snapshot` reads of the store's state
+    /// after each input; with `restore`, the log can move the store through
+    /// those snapshots.
+    ///
+    /// Delta's state is a graph of properties, so its log records a plain
+    /// snapshot of it, and a travel hands `restore` the snapshot to put
+    /// back:
+    ///
+    /// ```swift
+    /// let log = ActionLog<any ActionType<AppState>, Snapshot>(capacity: 500)
+    /// let inspection = store.state.attach(
+    ///     log,
+    ///     snapshot: { Snapshot(userId: $0.userId.value) },
+    ///     restore: { snapshot, state in
+    ///         state.userId.value = snapshot.userId
+    ///         return state
+    ///     }
+    /// )
+    /// ```
+    ///
+    /// For a Delta property, values set through `value` are not actions and
+    /// are not recorded. A travel calls `restore` in the store's order, then
+    /// announces the state it returns to the store's observers. Otherwise
+    /// as ``attach(_:)``.
+    ///
+    /// - Parameters:
+    ///   - log: The log to record into; not attached elsewhere.
+    ///   - snapshot: Reads the state as a plain value.
+    ///   - restore: Puts a snapshot back and returns the store's new state
+    ///     (for Delta, setting the nested properties, whose subscribers
+    ///     hear it); nil for a log that only records.
+    /// - Returns: A disposable that detaches the log (the entries stay).
+    @discardableResult
+    public func attach<Snapshot>(
+        _ log: ActionLog<RecordedInput, Snapshot>,
+        snapshot: @escaping (RecordedState) -> Snapshot,
+        restore: ((Snapshot, RecordedState) -> RecordedState)? = nil
+    ) -> Disposable {
+        recordingSeam.attach(log, snapshot: snapshot, restore: restore)
     }
 }
 
-extension StateSource {
-    /// Attaches `log` to the store that owns this source, in the source's
-    /// delivery order (after the current work, from inside it).
+extension Replayable {
+    /// Replays `recording` into this store (fresh, without middlewares or
+    /// commands that send: the recording holds what they sent) and checks
+    /// every state against it.
+    ///
+    /// The replay attaches a log of its own, so a log already attached to
+    /// the store is detached. Call it from outside the store's work: from
+    /// inside an observer, a middleware or a command it throws at once and
+    /// changes nothing. A recording of several segments (its log was
+    /// detached and attached again, or moved to another store) restarts
+    /// each later segment from the state it starts from: the store moves
+    /// there, and its observers hear it, as in a travel. A receiver has no
+    /// state to restart: the waves of each segment are broadcast one
+    /// segment after another, each checked as it is delivered.
+    ///
+    /// - Parameter recording: A session read from an exported log.
+    /// - Throws: ``ReplayMismatch`` at the first state that differs from the
+    ///   recording, with what differs.
+    public func replay(_ recording: ActionRecording<RecordedInput, RecordedState>) throws(ReplayMismatch)
+    where RecordedState: Equatable {
+        try recordingSeam.replay(recording, snapshot: { $0 }, restore: { target, _ in target })
+    }
+
+    /// Applies every input of `recording` to this store and checks each
+    /// snapshot against it: for a log attached with
+    /// ``Recordable/attach(_:snapshot:restore:)``.
+    ///
+    /// A recording of several segments restarts each later segment from the
+    /// snapshot it starts from: `restore` puts it back, and the store's
+    /// observers hear it, as in a travel. Without `restore`, such a
+    /// recording throws at the segment that needs it.
+    ///
+    /// - Parameters:
+    ///   - recording: A session read from an exported log.
+    ///   - snapshot: Reads the state as a plain value, as when recording.
+    ///   - restore: Puts a snapshot back and returns the store's new state;
+    ///     nil when the recording has one segment.
+    /// - Throws: ``ReplayMismatch`` at the first snapshot that differs from
+    ///   the recording, with what differs, or at a segment that cannot be
+    ///   restarted without `restore`.
+    public func replay<Snapshot: Equatable>(
+        _ recording: ActionRecording<RecordedInput, Snapshot>,
+        snapshot: @escaping (RecordedState) -> Snapshot,
+        restore: ((Snapshot, RecordedState) -> RecordedState)? = nil
+    ) throws(ReplayMismatch) {
+        try recordingSeam.replay(recording, snapshot: snapshot, restore: restore)
+    }
+}
+
+extension StateHolding where HeldState: Recordable {
+    /// Attaches `log` to the store this value holds as its state: see
+    /// ``Recordable/attach(_:snapshot:restore:)``.
+    ///
+    /// ```swift
+    /// let log = ActionLog<any ActionType<AppState>, Snapshot>(capacity: 500)
+    /// let inspection = store.attach(log, snapshot: Snapshot.init, restore: { $0.restore(into: $1) })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - log: The log to record into; not attached elsewhere.
+    ///   - snapshot: Reads the state as a plain value.
+    ///   - restore: Puts a snapshot back and returns the new state value;
+    ///     nil for a log that only records.
+    /// - Returns: A disposable that detaches the log (the entries stay).
+    @discardableResult
+    public func attach<Snapshot>(
+        _ log: ActionLog<HeldState.RecordedInput, Snapshot>,
+        snapshot: @escaping (HeldState.RecordedState) -> Snapshot,
+        restore: ((Snapshot, HeldState.RecordedState) -> HeldState.RecordedState)? = nil
+    ) -> Disposable {
+        heldState.attach(log, snapshot: snapshot, restore: restore)
+    }
+}
+
+extension StateHolding where HeldState: Replayable {
+    /// Replays `recording` into the store this value holds as its state
+    /// (fresh) and checks each snapshot: see
+    /// ``Replayable/replay(_:snapshot:restore:)``.
+    ///
+    /// - Parameters:
+    ///   - recording: A session read from an exported log.
+    ///   - snapshot: Reads the state as a plain value, as when recording.
+    ///   - restore: Puts a snapshot back and returns the new state value,
+    ///     to restart each segment after the first; nil when the recording
+    ///     has one segment.
+    /// - Throws: ``ReplayMismatch`` at the first snapshot that differs, or
+    ///   at a segment that cannot be restarted without `restore`.
+    public func replay<Snapshot: Equatable>(
+        _ recording: ActionRecording<HeldState.RecordedInput, Snapshot>,
+        snapshot: @escaping (HeldState.RecordedState) -> Snapshot,
+        restore: ((Snapshot, HeldState.RecordedState) -> HeldState.RecordedState)? = nil
+    ) throws(ReplayMismatch) {
+        try heldState.replay(recording, snapshot: snapshot, restore: restore)
+    }
+}
+
+extension RecordingSeam {
+    /// Attaches `log` to the store, in the store's delivery order (after
+    /// the current work, from inside it): the one way every store of the
+    /// package attaches a log.
     ///
     /// - Returns: A disposable that detaches the log.
-    package func attach<Input, Snapshot>(
+    func attach<Snapshot>(
         _ log: ActionLog<Input, Snapshot>,
-        _ attachment: LogAttachment<Input, Value, Snapshot>
+        snapshot: @escaping (State) -> Snapshot,
+        restore: ((Snapshot, State) -> State)?
     ) -> Disposable {
-        let owner = attachment.ownerIdentity
+        let owner = ObjectIdentifier(self.owner)
         let detach = SingleAssignmentDisposable()
-        let connection = SourceConnection(source: self, attachment: attachment, detachment: detach)
-        let snapshot = attachment.snapshot
-        let recorder = InputRecorder<Input, Value>(
+        let connection = SeamConnection(seam: self, snapshot: snapshot, restore: restore, detachment: detach)
+        let recorder = InputRecorder<Input, State>(
             log: log,
             admits: { [unowned log] input in log.admits(input) },
             record: { [unowned log] input, value in log.record(input, snapshot(value)) },
             disconnect: { [unowned log] in log.disconnect(from: owner) }
         )
+        let exchange = exchange
+        let stateInOrder = stateInOrder
         let install = {
-            guard let replaced = attachment.exchange(nil).map(\.replaced) else { return }
+            guard let replaced = exchange(nil) else { return }
             if let replaced, replaced.log === log {
                 // Attached already: this attachment takes over, the log
                 // keeps its entries and any travel.
-                _ = attachment.exchange(recorder)
+                _ = exchange(recorder)
                 log.reconnect(connection)
                 return
             }
             guard log.claim(for: connection) else {
-                _ = attachment.exchange(replaced)
+                _ = exchange(replaced)
                 return
             }
             // A travelling log being replaced first moves the store back.
             replaced?.disconnect()
-            guard let exchanged = attachment.exchange(recorder) else {
+            guard exchange(recorder) != nil else {
                 log.release(owner)
                 return
             }
-            log.connect(connection, state: exchanged.state.map(snapshot))
+            log.connect(connection, state: stateInOrder().map(snapshot))
         }
-        inOrder(install) { install }
+        inOrder(install)
+        let inOrder = inOrder
         detach.setDisposable(
             Disposables.create { [weak recorder] in
-                let remove = {
+                inOrder {
                     // Only this attachment's recorder: another log, or this
                     // log attached again, may have replaced it meanwhile.
-                    guard let current = attachment.exchange(nil).map(\.replaced) else { return }
+                    guard let current = exchange(nil) else { return }
                     if let current, current !== recorder {
-                        _ = attachment.exchange(current)
+                        _ = exchange(current)
                     } else {
                         current?.disconnect()
                     }
                 }
-                inOrder(remove) { remove }
             }
         )
         return detach
     }
+
+    /// Replays `recording` into the store and checks each snapshot.
+    func replay<Snapshot: Equatable>(
+        _ recording: ActionRecording<Input, Snapshot>,
+        snapshot: @escaping (State) -> Snapshot,
+        restore: ((Snapshot, State) -> State)?
+    ) throws(ReplayMismatch) {
+        guard !isInDeliveryOrder() else { throw .insideTheStore }
+        guard let apply else {
+            preconditionFailure("\(flavour): a Replayable store's seam applies inputs")
+        }
+        try recording.replay(
+            from: read().map(snapshot),
+            attach: { attach($0, snapshot: snapshot, restore: restore) },
+            apply: apply
+        )
+    }
 }
 
-/// The connection of a log to the store that owns a state source: the one
+/// The connection of a log to the store it is attached to: the one
 /// ``LogConnection`` the package's stores give.
-struct SourceConnection<Memory: SourceMemory, Input, Snapshot>: LogConnection {
+struct SeamConnection<Input, State, Snapshot>: LogConnection {
     let owner: ObjectIdentifier
     let flavour: String
     /// The store, held weakly: a log does not keep its store alive.
     weak var store: AnyObject?
-    let source: StateSource<Memory>
+    let inOrder: (@escaping () -> Void) -> Void
     let moveTo: ((Snapshot, (Snapshot) -> Void) -> Void)?
     /// Detaches the log: disposes what `attach` returned.
     let detachment: Disposable
 
     init(
-        source: StateSource<Memory>,
-        attachment: LogAttachment<Input, Memory.Value, Snapshot>,
+        seam: RecordingSeam<Input, State>,
+        snapshot: @escaping (State) -> Snapshot,
+        restore: ((Snapshot, State) -> State)?,
         detachment: Disposable
     ) {
-        owner = attachment.ownerIdentity
-        flavour = attachment.flavour
-        store = attachment.owner
-        self.source = source
-        moveTo = attachment.moveTo
+        owner = ObjectIdentifier(seam.owner)
+        flavour = seam.flavour
+        store = seam.owner
+        inOrder = seam.inOrder
+        let stateInOrder = seam.stateInOrder
+        moveTo = seam.move.flatMap { move in
+            restore.map { restore in
+                { target, leaving in
+                    guard let current = stateInOrder() else { return }
+                    // Read first: restoring may change what `current` holds.
+                    leaving(snapshot(current))
+                    move(restore(target, current))
+                }
+            }
+        }
         self.detachment = detachment
     }
 
@@ -180,7 +291,7 @@ struct SourceConnection<Memory: SourceMemory, Input, Snapshot>: LogConnection {
     var canTravel: Bool { moveTo != nil }
 
     func runInStoreOrder(_ work: @escaping () -> Void) {
-        source.inOrder(work) { work }
+        inOrder(work)
     }
 
     func move(to state: Snapshot, leaving: (Snapshot) -> Void) {

@@ -1,7 +1,7 @@
 /// What a store gives the log attached to it: which store it is, and how
 /// the log reaches into it (in the store's order, to move it, to let go).
 ///
-/// The log keeps one while it is attached; see `StateSource.attach(_:_:)`
+/// The log keeps one while it is attached; see `RecordingSeam.attach(_:snapshot:restore:)`
 /// for the one the package's stores give.
 package protocol LogConnection<State> {
     /// The state the log records of the store.
