@@ -78,7 +78,11 @@ let package = Package(
             name: "DucksStyleTests", dependencies: ["DucksStyle", "StateInspector", "Scenarios", "TestSupport"]),
         .testTarget(name: "ReceiverStyleTests", dependencies: ["ReceiverStyle", "StateInspector", "TestSupport"]),
         .testTarget(name: "DeltaStyleTests", dependencies: ["DeltaStyle", "StateInspector", "TestSupport"]),
-        .testTarget(name: "ConformanceTests", dependencies: ["Scenarios", "StateConformance"]),
+        .testTarget(
+            name: "ConformanceTests",
+            dependencies: [
+                "Scenarios", "StateConformance", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle",
+            ]),
         .testTarget(
             name: "StateTestingTests",
             dependencies: [

@@ -191,3 +191,32 @@ extension ObservableProperty: Replayable {
         )
     }
 }
+
+extension ObservableProperty: Inlet {
+    /// `.none`: a subscriber hears only the values set after it subscribed,
+    /// as in Delta; it reads the present one from ``value``.
+    public var replay: Replay { .none }
+
+    /// The current value: ``value``, never `nil`.
+    @inlinable
+    public var currentValue: ValueType? { source.currentValue() }
+
+    /// Subscribes, exactly as ``subscribe(_:)`` does.
+    ///
+    /// - Parameter observer: Called with every value set from now on, on
+    ///   the setting thread.
+    /// - Returns: A disposable that unsubscribes.
+    @inlinable
+    @discardableResult
+    public func observe(_ observer: @escaping (ValueType) -> Void) -> Disposable {
+        source.add(replaying: false, observer)
+    }
+
+    /// Sets the value, exactly as assigning ``value`` does.
+    ///
+    /// - Parameter value: The new value.
+    @inlinable
+    public func send(_ value: ValueType) {
+        source.send(value)
+    }
+}

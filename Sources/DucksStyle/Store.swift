@@ -310,6 +310,39 @@ extension Store: Replayable {
     }
 }
 
+extension Store: Inlet {
+    /// `.currentValue`: an observer first hears the state current when it
+    /// joins, as ``state`` does.
+    public final var replay: Replay { .currentValue }
+
+    /// The current state: ``currentState``, never `nil`.
+    ///
+    /// It includes what ``IgnorableAction``s produced, which observers do
+    /// not hear: after an ignorable action, the current value is not the
+    /// last value delivered.
+    public final var currentValue: State? { source.currentValue() }
+
+    /// Adds an observer of the states, as `state.subscribe(onNext:)` does:
+    /// it first hears the current state, then every new one except those an
+    /// ``IgnorableAction`` produced.
+    ///
+    /// - Parameter observer: Called with each state, on the dispatching
+    ///   thread.
+    /// - Returns: A disposable that removes the observer.
+    @inlinable
+    @discardableResult
+    public final func observe(_ observer: @escaping (State) -> Void) -> Disposable {
+        source.add(replaying: true, observer)
+    }
+
+    /// Dispatches `action`, exactly as ``dispatch(_:)`` does.
+    ///
+    /// - Parameter action: The action.
+    public final func send(_ action: any Action) {
+        dispatch(action)
+    }
+}
+
 extension Store {
     /// Returns the part of the state chosen by `selector`: its value when you
     /// subscribe, then each change.

@@ -24,79 +24,55 @@ extension Conformance {
     /// stays meaningful. All but the fault is StateCore's registry.
     package static var faultSources: [FaultSource] {
         [
-            fault("delivery serialised per sending thread only", rule: "C3", traits: SourceTraits()) {
+            fault("delivery serialised per sending thread only", rule: "C3") {
                 LockPerThreadSource()
             },
-            fault(
-                "a replay read after joining (duplicates a value sent meanwhile)", rule: "C7",
-                traits: SourceTraits(replay: .last(3))
-            ) { RecentSource(replayLast: 3, readsReplayAfterJoining: true) },
-            fault("a store that traps on concurrent dispatches", rule: "C2", traits: SourceTraits(), crashes: true) {
+            fault("a replay read after joining (duplicates a value sent meanwhile)", rule: "C7") {
+                RecentSource(replayLast: 3, readsReplayAfterJoining: true)
+            },
+            fault("a store that traps on concurrent dispatches", rule: "C2", crashes: true) {
                 TrappingStore()
             },
-            fault("a recursive re-entrant send", rule: "C5", traits: SourceTraits()) { RecursiveSource() },
-            fault("dispose() returns before the handler is removed", rule: "C9", traits: SourceTraits()) {
+            fault("a recursive re-entrant send", rule: "C5") { RecursiveSource() },
+            fault("dispose() returns before the handler is removed", rule: "C9") {
                 LateRemovalSource()
             },
-            fault(
-                "a crash when disposing from another thread during a delivery", rule: "C9", traits: SourceTraits(),
-                crashes: true
-            ) { TrappingDisposalSource() },
-            fault("disposed handlers are kept", rule: "C11", traits: SourceTraits()) { KeepingSource() },
-            fault("a .last(3) source that replays nothing", rule: "C7", traits: SourceTraits(replay: .last(3))) {
+            fault("a crash when disposing from another thread during a delivery", rule: "C9", crashes: true) {
+                TrappingDisposalSource()
+            },
+            fault("disposed handlers are kept", rule: "C11") { KeepingSource() },
+            fault("a .last(3) source that replays nothing", rule: "C7") {
                 RecentSource(replayLast: 0)
             },
-            fault("a .last(3) source that replays one value", rule: "C7", traits: SourceTraits(replay: .last(3))) {
+            fault("a .last(3) source that replays one value", rule: "C7") {
                 RecentSource(replayLast: 1)
             },
-            fault("a .last(3) source that replays every value", rule: "C7", traits: SourceTraits(replay: .last(3))) {
+            fault("a .last(3) source that replays every value", rule: "C7") {
                 RecentSource(replayLast: .max)
             },
-            fault(
-                "a current value that is stale inside a callback", rule: "C8",
-                traits: SourceTraits(replay: .currentValue)
-            ) { StaleCurrentSource() },
-            fault("values lost under two senders", rule: "C14", traits: SourceTraits()) { LosingSource() },
+            fault("a current value that is stale inside a callback", rule: "C8") { StaleCurrentSource() },
+            fault("values lost under two senders", rule: "C14") { LosingSource() },
         ] + gatedQueueFaults
     }
 
     private static func fault<Instance: FaultyInstance>(
         _ name: String,
         rule: String,
-        traits: SourceTraits,
         crashes: Bool = false,
         make: @escaping @Sendable () -> Instance
     ) -> FaultSource {
-        let makeInstance: @Sendable () -> SourceUnderTest = { underTest(make()) }
-        let source = ConformanceSource(name: name, traits: traits, make: makeInstance)
-        return FaultSource(source: source, rule: rule, crashes: crashes)
+        FaultSource(source: ConformanceSource(name: name, make: make), rule: rule, crashes: crashes)
     }
 }
 
-/// An instance of a faulty source, as the rules drive it.
-private func underTest<Instance: FaultyInstance>(_ instance: Instance) -> SourceUnderTest {
-    let send: @Sendable (Int) -> Void = { value in instance.send(value) }
-    let subscribe: @Sendable (@escaping @Sendable (Int) -> Void) -> Disposable = { handler in
-        instance.subscribe(handler)
-    }
-    var current: (@Sendable () -> Int)?
-    if instance.hasCurrent {
-        current = { instance.current }
-    }
-    return SourceUnderTest(object: instance, current: current, send: send, subscribe: subscribe)
-}
-
-/// What the faulty sources offer the rules.
-private protocol FaultyInstance: AnyObject, Sendable {
-    func send(_ value: Int)
-    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable
-    var hasCurrent: Bool { get }
-    var current: Int { get }
-}
+/// A faulty source is a source of StateCore's kind, so that the kit reads
+/// its claims from it (its replay, its current value) as it does for the
+/// package's own, and a bridge can stand in front of it.
+private protocol FaultyInstance: Inlet, AnyObject, Sendable where Input == Int, Value == Int {}
 
 extension FaultyInstance {
-    var hasCurrent: Bool { false }
-    var current: Int { 0 }
+    var replay: Replay { .none }
+    var currentValue: Int? { nil }
 }
 
 /// Calls its handlers under a lock of the sending thread's own: sends from
@@ -114,23 +90,26 @@ private final class LockPerThreadSource: FaultyInstance {
         locks[slot].withLock { handlers.call(value) }
     }
 
-    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+    func observe(_ handler: @escaping (Int) -> Void) -> Disposable {
         handlers.add(handler)
     }
 }
 
 /// Handlers in an array behind a lock, called outside it, in order.
 private final class HandlerList: Sendable {
-    private let handlers = LockedValue<[(id: Int, call: @Sendable (Int) -> Void)]>([])
+    // The handlers are called on the delivering thread only, as a source's
+    // observers may be; the box only carries them through the lock.
+    private let handlers = LockedValue<[(id: Int, call: UncheckedSendable<(Int) -> Void>)]>([])
     private let nextID = Atomic<Int>(0)
 
     func call(_ value: Int) {
-        for handler in handlers.value { handler.call(value) }
+        for handler in handlers.value { handler.call.value(value) }
     }
 
-    func add(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+    func add(_ handler: @escaping (Int) -> Void) -> Disposable {
         let id = nextID.add(1, ordering: .relaxed).newValue
-        handlers.modify { $0.append((id, handler)) }
+        let boxed = UncheckedSendable(handler)
+        handlers.modify { $0.append((id, boxed)) }
         return Disposables.create { [weak self] in self?.handlers.modify { $0.removeAll { $0.id == id } } }
     }
 }
@@ -143,6 +122,9 @@ private final class RecentSource: FaultyInstance {
     private let replayLast: Int
     private let readsReplayAfterJoining: Bool
 
+    /// What every one of them claims, whatever it replays.
+    var replay: Replay { .last(3) }
+
     init(replayLast: Int, readsReplayAfterJoining: Bool = false) {
         self.replayLast = replayLast
         self.readsReplayAfterJoining = readsReplayAfterJoining
@@ -154,7 +136,7 @@ private final class RecentSource: FaultyInstance {
         }
     }
 
-    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+    func observe(_ handler: @escaping (Int) -> Void) -> Disposable {
         let count = replayLast
         guard readsReplayAfterJoining else {
             return registry.add(replaying: { [recent] in Array(recent.value.suffix(count)) }, handler)
@@ -180,7 +162,7 @@ private final class TrappingStore: FaultyInstance {
         dispatching.store(false, ordering: .releasing)
     }
 
-    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+    func observe(_ handler: @escaping (Int) -> Void) -> Disposable {
         registry.add(handler)
     }
 }
@@ -196,7 +178,7 @@ private final class RecursiveSource: FaultyInstance {
         lock.withLock { handlers.call(value) }
     }
 
-    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+    func observe(_ handler: @escaping (Int) -> Void) -> Disposable {
         handlers.add(handler)
     }
 }
@@ -232,7 +214,7 @@ private final class LateRemovalSource: FaultyInstance {
         registry.send(value)
     }
 
-    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+    func observe(_ handler: @escaping (Int) -> Void) -> Disposable {
         let subscription = registry.add(handler)
         // The fault: the removal is queued, not done.
         return Disposables.create { DispatchQueue.global().async { subscription.dispose() } }
@@ -251,7 +233,7 @@ private final class TrappingDisposalSource: FaultyInstance {
         delivering.subtract(1, ordering: .acquiringAndReleasing)
     }
 
-    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+    func observe(_ handler: @escaping (Int) -> Void) -> Disposable {
         let subscription = registry.add(handler)
         return Disposables.create { [self] in
             if delivering.load(ordering: .acquiring) > 0 {
@@ -265,15 +247,16 @@ private final class TrappingDisposalSource: FaultyInstance {
 /// Stops calling a disposed handler but keeps it (and what it captures).
 private final class KeepingSource: FaultyInstance {
     private let registry = ObserverRegistry<Int>()
-    private let kept = LockedValue<[@Sendable (Int) -> Void]>([])
+    private let kept = LockedValue<[UncheckedSendable<(Int) -> Void>]>([])
 
     func send(_ value: Int) {
         registry.send(value)
     }
 
-    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+    func observe(_ handler: @escaping (Int) -> Void) -> Disposable {
         // The fault: a copy of every handler stays for the source's life.
-        kept.modify { $0.append(handler) }
+        let boxed = UncheckedSendable(handler)
+        kept.modify { $0.append(boxed) }
         return registry.add(handler)
     }
 }
@@ -284,8 +267,8 @@ private final class StaleCurrentSource: FaultyInstance {
     private let registry = ObserverRegistry<Int>()
     private let value = LockedValue(0)
 
-    var hasCurrent: Bool { true }
-    var current: Int { value.value }
+    var replay: Replay { .currentValue }
+    var currentValue: Int? { value.value }
 
     func send(_ newValue: Int) {
         registry.send(newValue)
@@ -293,7 +276,7 @@ private final class StaleCurrentSource: FaultyInstance {
         value.modify { $0 = newValue }
     }
 
-    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+    func observe(_ handler: @escaping (Int) -> Void) -> Disposable {
         registry.add(replaying: { [value] in [value.value] }, handler)
     }
 }
@@ -317,7 +300,7 @@ private final class LosingSource: FaultyInstance {
         for value in batch { registry.send(value) }
     }
 
-    func subscribe(_ handler: @escaping @Sendable (Int) -> Void) -> Disposable {
+    func observe(_ handler: @escaping (Int) -> Void) -> Disposable {
         registry.add(handler)
     }
 }

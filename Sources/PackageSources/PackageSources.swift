@@ -19,66 +19,41 @@ extension Conformance {
     // MARK: Receiver
 
     static var receiverSources: [ConformanceSource] {
-        let strategies: [(String, Receiver<Int>.Strategy, SourceTraits.Replay)] = [
-            ("hot", .hot, .none), ("warm(upTo: 3)", .warm(upTo: 3), .last(3)), ("cold", .cold, .all),
-        ]
-        var sources = strategies.map { name, strategy, replay in
-            receiver("Receiver \(name)", strategy: strategy, replay: replay, model: .identity) { $0 }
-        }
-        sources += [
-            receiver("Receiver cold.map(×3)", strategy: .cold, replay: .all, model: .map("×3") { $0 * 3 }) {
-                $0.map { $0 * 3 }
+        [
+            ConformanceSource(name: "Receiver hot") { Receiver<Int>.make(with: .hot) },
+            ConformanceSource(name: "Receiver warm(upTo: 3)") { Receiver<Int>.make(with: .warm(upTo: 3)) },
+            ConformanceSource(name: "Receiver cold") { Receiver<Int>.make(with: .cold) },
+            receiver("cold.map(×3)", .cold, model: .map("×3") { $0 * 3 }) { $0.map { $0 * 3 } },
+            receiver("warm(upTo: 3).filter(even)", .warm(upTo: 3), model: .filter("even") { $0 % 2 == 0 }) {
+                $0.filter { $0 % 2 == 0 }
             },
-            receiver(
-                "Receiver warm(upTo: 3).filter(even)", strategy: .warm(upTo: 3), replay: .last(3),
-                model: .filter("even") { $0 % 2 == 0 }
-            ) { $0.filter { $0 % 2 == 0 } },
-            receiver("Receiver hot.skip(count: 2)", strategy: .hot, replay: .none, model: .skip(2)) {
-                $0.skip(count: 2)
-            },
-            receiver("Receiver hot.take(count: 50)", strategy: .hot, replay: .none, model: .take(50)) {
-                $0.take(count: 50)
-            },
-            receiver("Receiver cold.skipRepeats()", strategy: .cold, replay: .all, model: .skipRepeats) {
-                $0.skipRepeats()
-            },
-            receiver("Receiver hot.withPrevious()", strategy: .hot, replay: .none, model: .withPrevious) {
+            receiver("hot.skip(count: 2)", .hot, model: .skip(2)) { $0.skip(count: 2) },
+            receiver("hot.take(count: 50)", .hot, model: .take(50)) { $0.take(count: 50) },
+            receiver("cold.skipRepeats()", .cold, model: .skipRepeats) { $0.skipRepeats() },
+            receiver("hot.withPrevious()", .hot, model: .withPrevious) {
                 $0.withPrevious().map { OutputModel.pair($0.0 ?? -1, $0.1) }
             },
-            receiver("Receiver hot.uniqueValues()", strategy: .hot, replay: .none, model: firstOccurrences) {
-                $0.uniqueValues()
+            receiver("hot.uniqueValues()", .hot, model: firstOccurrences) { $0.uniqueValues() },
+            receiver("warm(upTo: 2).map(nil if ÷3).skipNil()", .warm(upTo: 2), model: .filter("not ÷3") { $0 % 3 != 0 })
+            {
+                $0.map { $0 % 3 == 0 ? nil : $0 }.skipNil()
             },
-            receiver(
-                "Receiver warm(upTo: 2).map(nil if ÷3).skipNil()", strategy: .warm(upTo: 2), replay: .last(2),
-                model: .filter("not ÷3") { $0 % 3 != 0 }
-            ) { $0.map { $0 % 3 == 0 ? nil : $0 }.skipNil() },
-            receiver("Receiver warm(upTo: 3).hotOnly()", strategy: .warm(upTo: 3), replay: .none, model: .identity) {
-                $0.hotOnly()
-            },
-            receiver("Receiver cold.hotOnly()", strategy: .cold, replay: .none, model: .identity) { $0.hotOnly() },
-            receiver("Receiver cold.hotOnly().map(×3)", strategy: .cold, replay: .none, model: .map("×3") { $0 * 3 }) {
-                $0.hotOnly().map { $0 * 3 }
-            },
+            receiver("warm(upTo: 3).hotOnly()", .warm(upTo: 3)) { $0.hotOnly() },
+            receiver("cold.hotOnly()", .cold) { $0.hotOnly() },
+            receiver("cold.hotOnly().map(×3)", .cold, model: .map("×3") { $0 * 3 }) { $0.hotOnly().map { $0 * 3 } },
         ]
-        return sources
     }
 
+    /// An operator's receiver, checked as it is; its replay is its own.
     static func receiver(
         _ name: String,
-        strategy: Receiver<Int>.Strategy,
-        replay: SourceTraits.Replay,
-        model: OutputModel,
+        _ strategy: Receiver<Int>.Strategy,
+        model: OutputModel = .identity,
         derive: @escaping @Sendable (Receiver<Int>) -> Receiver<Int>
     ) -> ConformanceSource {
-        ConformanceSource(name: name, traits: SourceTraits(replay: replay, model: model)) {
+        ConformanceSource(name: "Receiver " + name, model: model) {
             let (transmitter, receiver) = Receiver<Int>.make(with: strategy)
-            let output = derive(receiver)
-            return SourceUnderTest(
-                object: output,
-                send: { transmitter.broadcast($0) },
-                subscribe: { handler in output.listen(to: handler) },
-                keepAlive: [transmitter]
-            )
+            return (transmitter, derive(receiver))
         }
     }
 
@@ -121,23 +96,11 @@ extension Conformance {
             store("Ducks Store.specifyNewState", replay: .none, model: newOnly) { store in
                 store.specifyNewState { $0.value }
             },
-            ConformanceSource(name: "Ducks PublishRelay", traits: SourceTraits()) {
-                let relay = PublishRelay<Int>()
-                return SourceUnderTest(
-                    object: relay,
-                    send: { relay.accept($0) },
-                    subscribe: { handler in relay.subscribe(onNext: handler) }
-                )
-            },
-            ConformanceSource(name: "Ducks BehaviorRelay", traits: SourceTraits(replay: .currentValue)) {
-                let relay = BehaviorRelay<Int>(value: 0)
-                return SourceUnderTest(
-                    object: relay,
-                    current: { relay.value },
-                    send: { relay.accept($0) },
-                    subscribe: { handler in relay.subscribe(onNext: handler) }
-                )
-            },
+            ConformanceSource(name: "Ducks PublishRelay") { PublishRelay<Int>() },
+            ConformanceSource(name: "Ducks BehaviorRelay") { BehaviorRelay(value: 0) },
+            ConformanceSource(
+                name: "Ducks Store", make: { DucksStyle.Store(reducer: DucksReducer(), state: DucksState()) },
+                input: { SetValue(value: $0) }, output: \.value),
             relay("Ducks PublishRelay.map(×3)", model: .map("×3") { $0 * 3 }) { $0.map { $0 * 3 } },
             relay("Ducks PublishRelay.filter(even)", model: .filter("even") { $0 % 2 == 0 }) {
                 $0.filter { $0 % 2 == 0 }
@@ -201,15 +164,7 @@ extension Conformance {
 
     static var deltaSources: [ConformanceSource] {
         [
-            ConformanceSource(name: "Delta ObservableProperty", traits: SourceTraits(keepsCurrentValue: true)) {
-                let property = ObservableProperty(0)
-                return SourceUnderTest(
-                    object: property,
-                    current: { property.value },
-                    send: { property.value = $0 },
-                    subscribe: { handler in property.subscribe(handler) }
-                )
-            },
+            ConformanceSource(name: "Delta ObservableProperty") { ObservableProperty(0) },
             ConformanceSource(name: "Delta StoreType.dispatch", traits: SourceTraits(keepsCurrentValue: true)) {
                 let property = ObservableProperty(0)
                 let store = DeltaStore(state: property)
@@ -238,6 +193,9 @@ extension Conformance {
 
     static var reactorSources: [ConformanceSource] {
         [
+            ConformanceSource(
+                name: "Reactor Core", make: { Core(state: ReactorValue()) }, input: { SetValue(value: $0) },
+                output: \.value),
             reactor("Reactor Core, immediate subscriber", delivery: .synchronous) { _ in
                 (ImmediateScheduler(), {})
             },

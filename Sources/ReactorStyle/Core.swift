@@ -387,3 +387,36 @@ struct ResolverKey: Hashable {
         self.selected = selected
     }
 }
+
+extension Core: Inlet {
+    /// `.currentValue`: an observer first hears the state current when it
+    /// joins.
+    public var replay: Replay { .currentValue }
+
+    /// The current state: ``state``, never `nil`.
+    public var currentValue: StateType? { source.currentValue() }
+
+    /// Adds an observer of the states, called directly in the core's order
+    /// (on the thread applying the event), as an immediate subscriber's
+    /// `update` is: it first hears the current state, then every new one.
+    ///
+    /// Unlike ``add(subscriber:notifyOnQueue:selector:)``, the observer is
+    /// held strongly until the disposable is disposed, and no queue is
+    /// involved.
+    ///
+    /// - Parameter observer: Called with each state, on the thread that
+    ///   applies the event.
+    /// - Returns: A disposable that removes the observer.
+    @inlinable
+    @discardableResult
+    public func observe(_ observer: @escaping (StateType) -> Void) -> Disposable {
+        source.add(replaying: true, observer)
+    }
+
+    /// Fires `event`, exactly as ``fire(event:)`` does.
+    ///
+    /// - Parameter event: The event.
+    public func send(_ event: any Event) {
+        fire(event: event)
+    }
+}

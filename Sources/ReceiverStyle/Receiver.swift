@@ -272,3 +272,58 @@ extension Receiver {
 }
 
 extension Receiver.Transmitter: Sendable where Wave: Sendable {}
+
+extension Receiver: Source {
+    /// What the strategy replays: nothing for ``Strategy/hot``, the last
+    /// *n* waves for ``Strategy/warm(upTo:)`` (nothing when *n* is 0 or
+    /// less, as for a hot receiver), every wave for ``Strategy/cold`` (and
+    /// for `warm(upTo: Int.max)`).
+    public var replay: Replay {
+        switch strategy.replayLimit {
+        case 0: .none
+        case Int.max: .all
+        case let limit: .last(limit)
+        }
+    }
+
+    /// Always `nil`: a receiver keeps waves to replay, but no current one.
+    public var currentValue: Wave? { nil }
+
+    /// Adds a listener, exactly as ``listen(to:)`` does.
+    ///
+    /// - Parameter observer: Called with each wave, on the broadcasting
+    ///   thread.
+    /// - Returns: A disposable that removes the listener.
+    @inlinable
+    @discardableResult
+    public func observe(_ observer: @escaping (Wave) -> Void) -> Disposable {
+        source.add(replaying: true, observer)
+    }
+}
+
+extension Receiver.Transmitter: Inlet {
+    /// What its receiver replays.
+    public var replay: Replay { receiver.replay }
+
+    /// Always `nil`, as for its receiver.
+    public var currentValue: Wave? { nil }
+
+    /// Adds a listener to its receiver.
+    ///
+    /// - Parameter observer: Called with each wave, on the broadcasting
+    ///   thread.
+    /// - Returns: A disposable that removes the listener.
+    @inlinable
+    @discardableResult
+    public func observe(_ observer: @escaping (Wave) -> Void) -> Disposable {
+        receiver.observe(observer)
+    }
+
+    /// Broadcasts `wave`, exactly as ``broadcast(_:)`` does.
+    ///
+    /// - Parameter wave: The value to send.
+    @inlinable
+    public func send(_ wave: Wave) {
+        receiver.broadcast(wave)
+    }
+}

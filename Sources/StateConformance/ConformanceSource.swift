@@ -3,6 +3,16 @@ import StateCore
 /// A source to check against the contract: how to make a fresh one, and
 /// what it declares about itself.
 ///
+/// A source that conforms to StateCore's `Source` protocol (every
+/// stateful type of the package) needs no adapter: its traits are read from
+/// it.
+///
+/// ```swift
+/// let relay = ConformanceSource(name: "PublishRelay") { PublishRelay<Int>() }
+/// ```
+///
+/// A source from outside the package is adapted with ``SourceUnderTest``:
+///
 /// ```swift
 /// let relay = ConformanceSource(name: "PublishRelay", traits: SourceTraits()) {
 ///     let relay = PublishRelay<Int>()
@@ -40,6 +50,10 @@ public struct ConformanceSource: Sendable {
 /// One instance of a source, as the rules drive it: integers in, integers
 /// out.
 ///
+/// This is the adapter for a source from outside the package; a
+/// `Inlet` is checked as it is
+/// (`ConformanceSource(name:model:disposal:make:)`).
+///
 /// `send` and `subscribe` are the source's own operations (a broadcast, a
 /// dispatch, a `listen`, a `subscribe(onNext:)`), adapted to `Int`. They may
 /// be called from any thread, from inside a handler, and concurrently.
@@ -50,7 +64,7 @@ public final class SourceUnderTest: Sendable {
     public let object: AnyObject & Sendable
     let sendValue: @Sendable (Int) -> Void
     let subscribeHandler: @Sendable (@escaping @Sendable (Int) -> Void) -> Disposable
-    let readCurrent: (@Sendable () -> Int)?
+    let readCurrent: (@Sendable () -> Int?)?
     let settleDeliveries: @Sendable () -> Void
     let keepAlive: [any Sendable]
 
@@ -77,10 +91,31 @@ public final class SourceUnderTest: Sendable {
         keepAlive: [any Sendable] = []
     ) {
         self.object = object
-        readCurrent = current
+        if let current {
+            readCurrent = { current() }
+        } else {
+            readCurrent = nil
+        }
         sendValue = send
         subscribeHandler = subscribe
         settleDeliveries = settle
+        self.keepAlive = keepAlive
+    }
+
+    /// Creates an instance whose current value may be missing at a read
+    /// (a source that says it keeps one and returns `nil`: the rules say so).
+    init(
+        object: AnyObject & Sendable,
+        readingCurrent current: (@Sendable () -> Int?)?,
+        send: @escaping @Sendable (Int) -> Void,
+        subscribe: @escaping @Sendable (@escaping @Sendable (Int) -> Void) -> Disposable,
+        keepAlive: [any Sendable]
+    ) {
+        self.object = object
+        readCurrent = current
+        sendValue = send
+        subscribeHandler = subscribe
+        settleDeliveries = {}
         self.keepAlive = keepAlive
     }
 
@@ -100,7 +135,7 @@ public final class SourceUnderTest: Sendable {
 
     /// The current value, for sources that keep one.
     public var current: Int? {
-        readCurrent?()
+        readCurrent?() ?? nil
     }
 
     /// Returns once every delivery already started has finished.

@@ -227,7 +227,9 @@ public enum Conformance {
         var problems: [String] = []
         let traits = source.traits
         if traits.replay == .currentValue && !traits.keepsCurrentValue {
-            problems.append("it replays its current value (replay: .currentValue) but says it keeps none")
+            problems.append(
+                "it replays its current value (replay: .currentValue) but says it keeps none (a Source: its "
+                    + "currentValue is nil)")
         }
         if case .last(let count) = traits.replay, count < 1 {
             problems.append("replay: .last(\(count)) replays nothing; declare replay: .none")

@@ -14,6 +14,13 @@ extension Conformance {
     /// The contract as numbered rules, from the StateCore contract article and
     /// the observer-registry rules of the package's API contract.
     ///
+    /// Each rule is a sentence about a `Source`: "sent" is its
+    /// `send(_:)`, an "observer" is added by
+    /// `observe(_:)`, the "replay" is its
+    /// `replay` and the "current value" its
+    /// `currentValue`. A source adapted through
+    /// ``SourceUnderTest`` is held to the same sentences through its adapter.
+    ///
     /// | id | rule |
     /// | --- | --- |
     /// | C1 | exactly once, as the output model says |

@@ -14,17 +14,9 @@ public struct SourceTraits: Sendable {
         case scheduled
     }
 
-    /// What a new observer is handed first.
-    public enum Replay: Sendable, Equatable {
-        /// Nothing: only values sent after it joins.
-        case none
-        /// The last `n` values delivered (a warm receiver).
-        case last(Int)
-        /// Every value delivered (a cold receiver).
-        case all
-        /// The current value (a store's state, a behaviour relay).
-        case currentValue
-    }
+    /// What a new observer is handed first: StateCore's `Replay`,
+    /// which a `Source` declares itself.
+    public typealias Replay = StateCore.Replay
 
     /// What ending a subscription promises.
     public enum Disposal: Sendable, Equatable {

@@ -20,3 +20,46 @@ struct ExpectConformanceTests {
         }
     }
 }
+
+/// A source of StateCore's kind built on the registry: it keeps the
+/// contract, and says so through its type alone.
+private final class RegistrySource: Inlet, Sendable {
+    private let registry = ObserverRegistry<Int>()
+    var replay: Replay { .none }
+    var currentValue: Int? { nil }
+    func observe(_ observer: @escaping (Int) -> Void) -> Disposable { registry.add(observer) }
+    func send(_ value: Int) { registry.send(value) }
+}
+
+/// Claims to replay a current value it does not keep.
+private final class ClaimingSource: Inlet, Sendable {
+    private let registry = ObserverRegistry<Int>()
+    var replay: Replay { .currentValue }
+    var currentValue: Int? { nil }
+    func observe(_ observer: @escaping (Int) -> Void) -> Disposable { registry.add(observer) }
+    func send(_ value: Int) { registry.send(value) }
+}
+
+@Suite("StateConformance: the test runner, on a source checked as it is")
+struct ExpectConformanceOnSourceTests {
+    @Test("expectConformance takes a factory of a source, and reads its traits from it")
+    func source() {
+        let results = expectConformance { RegistrySource() }
+        #expect(results.count == Conformance.rules.count)
+        #expect(results.contains { $0.outcome == .pass })
+        #expect(results.filter(\.failed).isEmpty)
+        #expect(results.allSatisfy { $0.source == "RegistrySource" })
+    }
+
+    @Test("a source whose type claims a replay it cannot give fails every rule, saying why")
+    func claim() {
+        withKnownIssue("the declaration is unusable") {
+            let results = expectConformance { ClaimingSource() }
+            #expect(results.allSatisfy { $0.failed })
+            #expect(
+                results.allSatisfy {
+                    if case .fail(let reason) = $0.outcome { reason.contains("replay: .currentValue") } else { false }
+                })
+        }
+    }
+}

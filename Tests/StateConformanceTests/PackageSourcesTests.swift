@@ -2,7 +2,7 @@ import PackageSources
 import StateConformance
 import Testing
 
-/// One source at a time: the race rules keep their threads in step, and 37
+/// One source at a time: the race rules keep their threads in step, and 39
 /// sources' threads spinning at once on two cores would each wait for
 /// threads that have no core to run on (the suite took twice as long).
 @Suite("StateConformance: the package's sources", .serialized)

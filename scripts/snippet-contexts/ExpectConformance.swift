@@ -1,4 +1,6 @@
 // Context for the examples in Sources/StateTesting/ExpectConformance.swift.
+import DucksStyle
+import ReceiverStyle
 import StateConformance
 import StateTesting
 

@@ -56,3 +56,32 @@ public final class BehaviorRelay<Element>: ObservableType {
 }
 
 extension BehaviorRelay: Sendable where Element: Sendable {}
+
+extension BehaviorRelay: Inlet {
+    /// `.currentValue`: an observer first hears the value current when it
+    /// joins.
+    public var replay: Replay { .currentValue }
+
+    /// The current value: ``value``, never `nil`.
+    public var currentValue: Element? { source.currentValue() }
+
+    /// Adds an observer, as `subscribe(onNext:)` does: it first hears the
+    /// current value.
+    ///
+    /// - Parameter observer: Called with each value, on the accepting
+    ///   thread.
+    /// - Returns: A disposable that removes the observer.
+    @inlinable
+    @discardableResult
+    public func observe(_ observer: @escaping (Element) -> Void) -> Disposable {
+        source.add(replaying: true, observer)
+    }
+
+    /// Accepts `element`, exactly as ``accept(_:)`` does.
+    ///
+    /// - Parameter element: The new value.
+    @inlinable
+    public func send(_ element: Element) {
+        source.send(element)
+    }
+}

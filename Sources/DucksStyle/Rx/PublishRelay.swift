@@ -42,3 +42,30 @@ public final class PublishRelay<Element>: ObservableType {
 }
 
 extension PublishRelay: Sendable where Element: Sendable {}
+
+extension PublishRelay: Inlet {
+    /// `.none`: an observer hears only what is accepted after it joined.
+    public var replay: Replay { .none }
+
+    /// Always `nil`: a publish relay keeps no element.
+    public var currentValue: Element? { nil }
+
+    /// Adds an observer, as `subscribe(onNext:)` does.
+    ///
+    /// - Parameter observer: Called with each element, on the accepting
+    ///   thread.
+    /// - Returns: A disposable that removes the observer.
+    @inlinable
+    @discardableResult
+    public func observe(_ observer: @escaping (Element) -> Void) -> Disposable {
+        source.add(replaying: false, observer)
+    }
+
+    /// Accepts `element`, exactly as ``accept(_:)`` does.
+    ///
+    /// - Parameter element: The element to broadcast.
+    @inlinable
+    public func send(_ element: Element) {
+        source.send(element)
+    }
+}
