@@ -125,7 +125,7 @@ public final class Core<StateType: State> {
         var released = Set<ObjectIdentifier>()
         for link in table.values
         where link.subscriber == nil && !link.cancelled.load(ordering: .acquiring) {
-            if let observer = link.observer.disposable { released.insert(ObjectIdentifier(observer)) }
+            released.insert(ObjectIdentifier(link.observer))
         }
         return released
     }
@@ -181,7 +181,8 @@ public final class Core<StateType: State> {
     @inlinable
     public func add(subscriber: AnySubscriber, notifyOn scheduler: Scheduler, selector: ((StateType) -> Any)? = nil) {
         let updater = resolver(for: subscriber, selected: selector != nil).updater(selector: selector)
-        let link = SubscriberLink(core: self, subscriber: subscriber, scheduler: scheduler, updater: updater)
+        let link = SubscriberLink(
+            core: self, subscriber: subscriber, scheduler: scheduler, updater: updater, observer: source.subscription())
         guard register(link) else { return }
         link.join(source)
     }
@@ -193,7 +194,7 @@ public final class Core<StateType: State> {
     @inlinable
     func resolver(for subscriber: AnySubscriber, selected: Bool) -> SubscriberResolver<StateType> {
         let key = ResolverKey(type: ObjectIdentifier(type(of: subscriber)), selected: selected)
-        if let known = resolvers.value[key] {
+        if let known = resolvers.modify({ $0[key] }) {
             return known
         }
         let resolver = SubscriberResolver<StateType>(resolving: subscriber, selected: selected)
@@ -243,7 +244,10 @@ public final class Core<StateType: State> {
     @inlinable
     public func remove(subscriber: AnySubscriber) {
         let key = ObjectIdentifier(subscriber)
-        let found = links.value[key]
+        // Read in place: a copy of the table (`links.value`) could still be
+        // alive when `forget` removes the link, which would then copy the
+        // whole table (state-bench S4).
+        let found = links.modify { $0[key] }
         guard let link = found, link.subscriber === subscriber else { return }
         // Cancelled while still in the table: a concurrent `remove` finds it
         // and waits as this one does. A link whose `update` may still be

@@ -32,8 +32,11 @@ final class SubscriberLink<StateType: State>: @unchecked Sendable {
     /// The gate updates pass through on a scheduler other than an immediate
     /// one (nil for an immediate one, which runs inside the core's work).
     @usableFromInline let gate: CallGate?
-    /// The observer in the core's state source, set when it joins.
-    @usableFromInline let observer = SingleAssignmentDisposable()
+    /// The observer's subscription in the core's state source.
+    ///
+    /// Made before the link is published (so removal always finds it),
+    /// joined after; disposed before it joined, it never joins.
+    @usableFromInline let observer: ObserverRegistry<StateType>.Subscription
     @usableFromInline let cancelled = Atomic<Bool>(false)
     @usableFromInline @exclusivity(unchecked) var reported = false
 
@@ -42,9 +45,11 @@ final class SubscriberLink<StateType: State>: @unchecked Sendable {
         core: Core<StateType>,
         subscriber: AnySubscriber,
         scheduler: Scheduler,
-        updater: SubscriberUpdater<StateType>
+        updater: SubscriberUpdater<StateType>,
+        observer: ObserverRegistry<StateType>.Subscription
     ) {
         self.core = core
+        self.observer = observer
         self.subscriber = subscriber
         key = ObjectIdentifier(subscriber)
         self.scheduler = scheduler
@@ -69,7 +74,7 @@ final class SubscriberLink<StateType: State>: @unchecked Sendable {
         } else {
             handler = { [self] state in notify(state) }
         }
-        observer.setDisposable(source.add(replaying: true, handler))
+        source.add(observer, replaying: true, handler)
     }
 
     /// Schedules `state` for the subscriber on its scheduler; runs in the

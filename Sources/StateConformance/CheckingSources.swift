@@ -48,9 +48,9 @@ extension ConformanceSource {
     /// ```
     ///
     /// `input` and `output` must be inverse: the state after `input(n)` is
-    /// one whose `output` is `n` (and the initial state's is 0, for a source
-    /// that replays its current value), or the rules see values the source
-    /// did not send.
+    /// one whose `output` is `n`, or the rules see values the source did not
+    /// send. The initial state may stand for any integer: the rules read it
+    /// through `currentValue` first.
     ///
     /// - Parameters:
     ///   - name: The name the scorecard shows; the source's type by default.
@@ -221,8 +221,7 @@ extension Conformance {
     ///   - make: Makes a fresh source, with nothing sent yet.
     ///   - input: The source's input for an integer.
     ///   - output: The integer a delivered value stands for (the inverse of
-    ///     `input`; the initial value's must be 0 for a source that replays
-    ///     its current value).
+    ///     `input`).
     /// - Returns: One result per rule, in order.
     public static func check<Made: Inlet & AnyObject & Sendable>(
         named name: String? = nil,

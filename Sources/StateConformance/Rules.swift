@@ -975,7 +975,9 @@ func replayProblem(
     let kept: Int
     switch replay {
     case .none: kept = 0
-    case .last(let count): kept = count
+    // A window wider than the history keeps all of it (and `.last(Int.max)`
+    // must not overflow the arithmetic below).
+    case .last(let count): kept = min(count, early.count)
     case .all: kept = early.count
     case .currentValue: kept = 1
     }

@@ -59,12 +59,16 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
 
     /// A registered handler.
     @usableFromInline
-    struct Entry {
+    package struct Entry {
         @usableFromInline let subscription: Subscription
         @usableFromInline let handler: (Value) -> Void
 
-        @usableFromInline
-        init(subscription: Subscription, handler: @escaping (Value) -> Void) {
+        // Inlinable: made from the flavours' inlinable adds, an entry made
+        // through an unspecialised init would store its handler in the most
+        // general form, and every delivery would call it through a
+        // reabstraction thunk (state-bench S2, Receiver: 6% more).
+        @inlinable
+        package init(subscription: Subscription, handler: @escaping (Value) -> Void) {
             self.subscription = subscription
             self.handler = handler
         }
@@ -222,6 +226,20 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         return entry.subscription
     }
 
+    /// Lets `entry` take part in deliveries, as ``add(_:)`` does; see
+    /// ``join(_:replaying:)``.
+    @inlinable
+    package func join(_ entry: Entry) {
+        if deliveryLock.isHeldByCurrentThread {
+            deliveryLock.enqueue { self.activate(entry, replaying: nil) }
+        } else {
+            deliveryLock.withLock {
+                guard !entry.subscription.isDisposed else { return }
+                append(entry)
+            }
+        }
+    }
+
     /// Registers `handler`, first handing it the values `replay` returns,
     /// then every value sent after them, with no gap and no duplicate.
     ///
@@ -248,6 +266,40 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     @discardableResult
     public func add(replaying replay: @escaping () -> [Value], _ handler: @escaping (Value) -> Void) -> Disposable {
         let entry = Entry(subscription: Subscription(registry: self), handler: handler)
+        join(entry) { each in
+            for value in replay() {
+                guard each(value) else { return }
+            }
+        }
+        return entry.subscription
+    }
+
+    /// Registers `handler`, first handing it what `replay` hands over at the
+    /// instant it joins the delivery order, as ``add(replaying:_:)`` does.
+    @inlinable
+    package func add(replayingEach replay: @escaping Replayer, _ handler: @escaping (Value) -> Void) -> Disposable {
+        let entry = Entry(subscription: Subscription(registry: self), handler: handler)
+        join(entry, replaying: replay)
+        return entry.subscription
+    }
+
+    /// Hands the values a new handler hears first to `each`.
+    ///
+    /// Oldest first, read at one instant; stops early when `each` returns
+    /// false (the handler was disposed). A source's memory hands its values
+    /// over without collecting them in an array (state-bench S4).
+    @usableFromInline
+    package typealias Replayer = (_ each: (Value) -> Bool) -> Void
+
+    /// Lets `entry` take part in deliveries, first handing it what `replay`
+    /// reads at the instant it joins the delivery order.
+    ///
+    /// For an owner that must hold its entry's subscription before the
+    /// handler joins (a Reactor subscriber's link, which removal reaches
+    /// through its table): it makes the ``Subscription`` first, then the
+    /// entry. A subscription disposed before it joined never joins.
+    @inlinable
+    package func join(_ entry: Entry, replaying replay: @escaping Replayer) {
         // Through the delivery lock even when it is shared: a handler added
         // from inside the source's delivery joins after it, as on any
         // registry, and its replay then includes what that delivery derived.
@@ -256,7 +308,6 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         } orLater: {
             { self.activate(entry, replaying: replay) }
         }
-        return entry.subscription
     }
 
     /// Whether a send from the calling thread joins the delivery it is
@@ -309,23 +360,23 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         isDelivering = false
     }
 
-    /// Replays the values `replay` returns (read now) to a new entry, then
-    /// lets it take part in deliveries.
+    /// Replays the values `replay` hands over (read now) to a new entry,
+    /// then lets it take part in deliveries.
     ///
     /// Runs in delivery order. Inlinable, so that it runs specialised for
     /// the value type: unspecialised, each replaying add looked up the
     /// generic metadata of `Entry` and its array (about 650 instructions,
     /// state-bench S4, Reactor).
     @inlinable
-    func activate(_ entry: Entry, replaying replay: (() -> [Value])?) {
+    func activate(_ entry: Entry, replaying replay: Replayer?) {
         guard !entry.subscription.isDisposed else { return }
         if let replay {
-            let values = replay()
             isDelivering = true
             defer { isDelivering = false }
-            for value in values {
-                guard !entry.subscription.isDisposed else { return }
+            replay { value in
+                guard !entry.subscription.isDisposed else { return false }
                 entry.handler(value)
+                return true
             }
             guard !entry.subscription.isDisposed else { return }
         }
@@ -381,7 +432,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
 
     /// The disposable handed out for each handler.
     @usableFromInline
-    final class Subscription: Disposable, @unchecked Sendable {
+    package final class Subscription: Disposable, @unchecked Sendable {
         // Safe to share: `disposed` is atomic; `registry` and `detach` are
         // immutable (a weak reference is read atomically).
         @usableFromInline let disposed = Atomic<Bool>(false)
@@ -398,7 +449,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         @usableFromInline let detach: @Sendable (Subscription) -> Void
 
         @inlinable
-        init(registry: ObserverRegistry) {
+        package init(registry: ObserverRegistry) {
             self.registry = registry
             detach = { subscription in
                 guard let registry = subscription.registry else {
@@ -411,14 +462,14 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         }
 
         @inlinable
-        var isDisposed: Bool {
+        package var isDisposed: Bool {
             disposed.load(ordering: .relaxed)
         }
 
         /// Unregisters the handler; every call, not only the first, waits
         /// for a call of the handler running on another thread.
         @usableFromInline
-        func dispose() {
+        package func dispose() {
             detach(self)
         }
     }

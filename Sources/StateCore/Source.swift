@@ -21,9 +21,11 @@ public enum Replay: Sendable, Hashable {
 ///
 /// A Reactor `Core`, a Ducks `Store`, `PublishRelay` and `BehaviorRelay`, a
 /// `Receiver` and its `Transmitter`, and a Delta `ObservableProperty` are
-/// sources; each flavour's own spelling (`add(subscriber:)`,
-/// `subscribe(onNext:)`, `listen(to:)`, `subscribe(_:)`) and ``observe(_:)``
-/// add an observer to the same delivery order. The tools take any source:
+/// sources; each flavour's own spelling (`subscribe(onNext:)`,
+/// `listen(to:)`, `subscribe(_:)`, a Reactor `add(subscriber:notifyOn:)`
+/// with an `ImmediateScheduler`) and ``observe(_:)`` add an observer to the
+/// same delivery order. (A Reactor subscriber on a queue is updated later,
+/// on its queue, as Reactor's are.) The tools take any source:
 /// `StateConformance`'s `Conformance.check` checks one with no adapter, and
 /// the rules C1–C14 of the contract are the rules every source keeps.
 ///
@@ -43,7 +45,9 @@ public enum Replay: Sendable, Hashable {
 ///   a `dispose()` from another thread waits for a call already running;
 /// - ``currentValue`` changes only in delivery order: read inside an
 ///   observer it is the value being delivered, and once deliveries have
-///   drained it is the last value delivered.
+///   drained it is the last value delivered. One documented exception: a
+///   Ducks store's state after an `IgnorableAction`, which observers do not
+///   hear (and which a new observer's replay then holds).
 ///
 /// ```swift
 /// func show<Counter: Source<Int>>(_ counter: Counter) -> Disposable {
@@ -96,8 +100,11 @@ public protocol Inlet<Input>: Source {
     /// Sends `input`, as the source's own send does.
     ///
     /// - Parameter input: The input. When this returns, what it produced has
-    ///   been delivered, unless the call was made from inside one of the
-    ///   source's observers (then it is delivered once that observer's
-    ///   delivery is done).
+    ///   been delivered to the source's observers, except where the
+    ///   flavour's own send says otherwise: from inside one of the source's
+    ///   observers it is delivered once that delivery is done; a Ducks
+    ///   middleware that passes an action on later (from another thread, a
+    ///   scheduler) delivers it then; a Reactor subscriber on a queue hears
+    ///   it on that queue.
     func send(_ input: Input)
 }

@@ -23,8 +23,14 @@ enum S1 {
     }
 
     final class Subscriber: ReactorStyle.Subscriber, @unchecked Sendable {
-        // Safe to share: only touched by the core's deliveries, one at a time.
-        let tally = Tally()
+        // Safe to share: `tally` is immutable, and only the core's
+        // deliveries, one at a time, count into it.
+        let tally: Tally
+        /// A subscriber counting into a tally of its own.
+        init() { tally = Tally() }
+        /// A subscriber counting into `tally`, as a churned listener of the
+        /// floors does (one object per subscription, not two: S4).
+        init(_ tally: Tally) { self.tally = tally }
         func update(with state: Value) { tally.take(state.value) }
     }
 

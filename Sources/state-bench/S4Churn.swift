@@ -63,12 +63,12 @@ enum S4 {
                 let churned = Tally()
                 let elapsed = time {
                     for value in 0..<iterations {
-                        let subscriber = S1.Subscriber()
+                        // A new subscriber each time, counting into one tally,
+                        // as the floors' churned listener does.
+                        let subscriber = S1.Subscriber(churned)
                         core.add(subscriber: subscriber, notifyOn: ImmediateScheduler())
                         core.fire(event: S1.Set(value: value))
                         core.remove(subscriber: subscriber)
-                        churned.count += subscriber.tally.count
-                        churned.sum &+= subscriber.tally.sum
                     }
                 }
                 // A new subscriber is also sent the current state (the previous value).

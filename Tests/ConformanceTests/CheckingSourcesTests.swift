@@ -89,4 +89,21 @@ struct CheckingSourcesTests {
                 make: { DucksStyle.Store(reducer: Reducer(), state: Value()) }, input: { Set(value: $0) },
                 output: { $0.value }))
     }
+
+    @Test("a window wider than any history (warm(upTo: Int.max - 1)) is checked, not overflowed")
+    func hugeWindow() {
+        let source = ConformanceSource { Receiver<Int>.make(with: .warm(upTo: Int.max - 1)) }
+        #expect(source.traits.replay == .last(Int.max - 1))
+        expectEveryRulePassed(
+            Conformance.check(rules: Conformance.rules.filter { $0.id == "C7" }) {
+                Receiver<Int>.make(with: .warm(upTo: Int.max - 1))
+            })
+    }
+
+    @Test("a core whose initial state stands for 5, not 0, is checked from its current value")
+    func nonZeroStart() {
+        expectEveryRulePassed(
+            Conformance.check(
+                make: { Core(state: Counter(count: 5)) }, input: { SetCount(count: $0) }, output: { $0.count }))
+    }
 }

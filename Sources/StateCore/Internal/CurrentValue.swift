@@ -20,6 +20,12 @@ package struct CurrentValue<Value>: SourceMemory {
 
     @inlinable
     package var replay: [Value] { [value] }
+
+    /// Hands over the current value, with no array to hold it.
+    @inlinable
+    package func forEachReplayed(_ each: (Value) -> Bool) {
+        _ = each(value)
+    }
 }
 
 extension CurrentValue: Sendable where Value: Sendable {}

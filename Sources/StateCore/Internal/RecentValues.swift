@@ -44,6 +44,14 @@ package struct RecentValues<Value>: SourceMemory {
         guard oldest > 0 else { return Array(storage) }
         return Array(storage[oldest...]) + Array(storage[..<oldest])
     }
+
+    /// Hands over the values kept, oldest first, straight from the ring.
+    @inlinable
+    package func forEachReplayed(_ each: (Value) -> Bool) {
+        for index in storage.indices {
+            guard each(storage[(oldest + index) % storage.count]) else { return }
+        }
+    }
 }
 
 extension RecentValues: Sendable where Value: Sendable {}

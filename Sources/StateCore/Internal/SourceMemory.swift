@@ -16,4 +16,18 @@ package protocol SourceMemory {
 
     /// The values a new observer hears first, oldest first.
     var replay: [Value] { get }
+
+    /// Hands the values a new observer hears first to `each`, oldest
+    /// first, without collecting them; stops when `each` returns false.
+    func forEachReplayed(_ each: (Value) -> Bool)
+}
+
+extension SourceMemory {
+    /// Hands over ``replay``'s values one by one.
+    @inlinable
+    package func forEachReplayed(_ each: (Value) -> Bool) {
+        for value in replay {
+            guard each(value) else { return }
+        }
+    }
 }
