@@ -75,7 +75,7 @@ public final class ObservableProperty<ValueType> {
     /// - Parameter value: The initial value. It is not announced.
     public init(_ value: ValueType) {
         source = StateSource(value: value)
-        source.label(flavour: "DeltaStyle", type: "\(ObservableProperty<ValueType>.self)")
+        source.label(flavour: "DeltaStyle", type: ObservableProperty<ValueType>.self)
     }
 
     /// The current value; setting it notifies every subscriber with the new

@@ -145,7 +145,7 @@ open class Store<State: StateType>: StoreType {
         self.reduce = { state, action in reducer.reduce(state, action: action) }
         self.middlewares = middlewares
         source = StateSource(value: state)
-        source.label(flavour: "DucksStyle", type: "\(Swift.type(of: self))")
+        source.label(flavour: "DucksStyle", type: Swift.type(of: self))
     }
 
     deinit {

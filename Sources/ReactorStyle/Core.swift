@@ -109,7 +109,7 @@ public final class Core<StateType: State> {
     @usableFromInline
     func labelSource() {
         let links = links
-        source.label(flavour: "ReactorStyle", type: "\(Core<StateType>.self)") {
+        source.label(flavour: "ReactorStyle", type: Core<StateType>.self) {
             Self.releasedObservers(in: links)
         }
     }

@@ -75,7 +75,7 @@ public final class Receiver<Wave> {
     init(strategy: Strategy) {
         self.strategy = strategy
         source = StateSource(RecentValues(limit: strategy.replayLimit))
-        source.label(flavour: "ReceiverStyle", type: "\(Receiver<Wave>.self)")
+        source.label(flavour: "ReceiverStyle", type: Receiver<Wave>.self)
     }
 
     /// A receiver only ever broadcast to from inside `upstream`'s deliveries
@@ -84,7 +84,7 @@ public final class Receiver<Wave> {
     init<Upstream>(strategy: Strategy, derivedFrom upstream: Receiver<Upstream>) {
         self.strategy = strategy
         source = StateSource(RecentValues(limit: strategy.replayLimit), sharingOrderOf: upstream.source)
-        source.label(flavour: "ReceiverStyle", type: "\(Receiver<Wave>.self) (an operator's)")
+        source.label(flavour: "ReceiverStyle", type: Receiver<Wave>.self, note: "(an operator's)")
     }
 
     /// Makes a transmitter and the receiver it broadcasts to.

@@ -80,14 +80,14 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// The handlers taking part in deliveries; only touched while holding
     /// ``deliveryLock`` (state-bench S1 and S2: a delivery takes no second lock).
     @usableFromInline @exclusivity(unchecked) var entries: ContiguousArray<Entry> = []
-    /// `entries.count`, readable from any thread, in the low bits; in the
-    /// top byte, the number of `LiveRegistries` scopes watching the
-    /// handlers added (see ``append(_:)``).
+    /// `entries.count`, readable from any thread.
     @usableFromInline let entryCount = Atomic<Int>(0)
-    /// One scope watching, in ``entryCount``: its top byte counts the
-    /// scopes (at most 127 at once, so the sign bit stays clear).
-    @inlinable
-    static var watchUnit: Int { 1 << (Int.bitWidth - 8) }
+    /// What `LiveSubscriptions` calls the source this registry serves; set
+    /// by its owner while it is made, before any other thread sees it.
+    @usableFromInline @exclusivity(unchecked) package var liveLabel = LiveLabel()
+    /// Whether the table of live registries holds this registry: only one
+    /// made once a tool had asked (see `LiveRegistries`).
+    @usableFromInline let isTracked: Bool
     /// Whether this registry shares another registry's delivery lock: it is
     /// only ever sent to from inside that registry's deliveries.
     @usableFromInline let sharesDeliveryLock: Bool
@@ -99,7 +99,8 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     public init() {
         deliveryLock = DeliveryLock()
         sharesDeliveryLock = false
-        registerLive()
+        isTracked = LiveRegistries.isTracking
+        if isTracked { registerLive() }
     }
 
     /// Creates a registry that is only ever sent to from inside the
@@ -115,34 +116,20 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     package init(sharingDeliveryLock lock: DeliveryLock) {
         deliveryLock = lock
         sharesDeliveryLock = true
-        registerLive()
+        isTracked = LiveRegistries.isTracking
+        if isTracked { registerLive() }
     }
 
     deinit {
-        LiveRegistries.unregister(ObjectIdentifier(self))
+        if isTracked { LiveRegistries.unregister(ObjectIdentifier(self)) }
     }
 
-    /// Lets the table of live registries count this registry's handlers,
-    /// and watch the ones added while a scope is open.
+    /// Lets the table of live registries find this registry, once a tool
+    /// has asked for live subscriptions; out of line, off the path of every
+    /// registry made before.
     @usableFromInline
     func registerLive() {
-        // Unretained: the table calls it only while this registry is in the
-        // table, which its deinit leaves (see `LiveRegistries`).
-        let registry = Unmanaged.passUnretained(self)
-        LiveRegistries.register(self, type: "\(ObserverRegistry<Value>.self)") { change in
-            registry._withUnsafeGuaranteedRef { $0.watch(by: change) }
-        }
-    }
-
-    /// Adds `change` to the number of scopes watching the handlers added
-    /// from now on, and returns ``count``.
-    func watch(by change: Int) -> Int {
-        if change != 0 {
-            // Relaxed: the add in `append(_:)` is a read-modify-write of the
-            // same word, so it reads this change once it happened before.
-            entryCount.add(change &* Self.watchUnit, ordering: .relaxed)
-        }
-        return count
+        LiveRegistries.register(self)
     }
 
     /// The number of handlers currently registered.
@@ -150,7 +137,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// A handler added from inside a handler is counted once it takes part
     /// in deliveries; a disposed one stops counting when `dispose()` returns.
     public var count: Int {
-        entryCount.load(ordering: .acquiring) & (Self.watchUnit - 1)
+        entryCount.load(ordering: .acquiring)
     }
 
     /// Sends `value` to every registered handler, in registration order.
@@ -390,9 +377,10 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     @inlinable
     func append(_ entry: Entry) {
         entries.append(entry)
-        // The add that counts the handler also says, in its result's top
-        // byte, whether a scope watches: no second read (state-bench S4).
-        if entryCount.add(1, ordering: .releasing).newValue >= Self.watchUnit {
+        entryCount.add(1, ordering: .releasing)
+        // One relaxed load of a word that changes only when a scope opens or
+        // closes: a scope's own thread sees its opening in program order.
+        if LiveRegistries.scopesAreOpen {
             noteWatched(entry.subscription)
         }
     }
@@ -472,5 +460,12 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
         package func dispose() {
             detach(self)
         }
+    }
+}
+
+extension ObserverRegistry: LiveCounted {
+    /// The handlers counted for `LiveSubscriptions`, and the source's label.
+    package var liveTally: (count: Int, label: LiveLabel) {
+        (count, liveLabel)
     }
 }

@@ -13,13 +13,21 @@ import StateCore
 /// assert(leftovers.isEmpty, "still subscribed: \(leftovers)")
 /// ```
 ///
-/// Every StateCore source (each `ObserverRegistry`, and so every flavour's
-/// receivers, stores, relays, properties and cores) registers itself in
-/// StateCore's table when it is made and leaves when it is released.
-/// Counts are read on demand. Sending never costs anything for this; nor
-/// does subscribing, unless a ``scope(_:)`` is open somewhere in the
-/// process: then each new subscription also looks up the current scope, to
-/// be noted if it is made by that scope's body.
+/// Nothing is paid until a tool asks. Before the first question (any
+/// member of this type, or `expectNothingLeftSubscribed`), making a source
+/// reads one flag and registers nowhere, and no source's name is formatted.
+/// From the first question on, every StateCore source made (each
+/// `ObserverRegistry`, and so every flavour's receivers, stores, relays,
+/// properties and cores) registers itself in StateCore's table when it is
+/// made and leaves when it is released, and counts are read on demand. So
+/// ``sources`` and ``count(flavour:)`` report the sources made since the
+/// first question, not those made before it; ask once at start-up (for
+/// example `_ = LiveSubscriptions.sources`) to see every source. A
+/// ``scope(_:)`` sees every source, made before the first question or
+/// after. Sending never costs anything for this; subscribing reads one more
+/// atomic word, and while a scope is open somewhere in the process, each
+/// new subscription also looks up the current scope, to be noted if it is
+/// made by that scope's body.
 ///
 /// Every member may be called from any thread, also from inside a handler:
 /// none waits for a delivery.
@@ -39,7 +47,8 @@ public enum LiveSubscriptions {
         }
     }
 
-    /// Every live source that holds at least one subscription.
+    /// Every live source made since the first question that holds at least
+    /// one subscription (see the type's overview).
     ///
     /// A ReactorStyle subscriber released without `remove` does not count:
     /// the core holds subscribers weakly, and though it lets go of the
@@ -103,9 +112,8 @@ public enum LiveSubscriptions {
     /// - Parameter body: The code to check.
     /// - Returns: The sources still holding subscriptions from `body`, by
     ///   flavour and type, with how many each holds.
-    /// - Complexity: Beginning and ending the scope touch every live source
-    ///   once (an atomic add each, under one lock; no waiting for
-    ///   deliveries).
+    /// - Complexity: Beginning and ending the scope are an atomic add each,
+    ///   touching no source and waiting for no delivery.
     public static func scope(_ body: () throws -> Void) rethrows -> [Source] {
         sources(from: try LiveRegistries.withNewScope(body))
     }

@@ -86,9 +86,13 @@ struct FaultSourceTests {
         }
         // On a busy machine some stops miss (the thread had no processor to
         // take the signal on), and a stop lasts 10 µs at most (this thread
-        // may be cut off for longer); most that stopped held the thread still.
+        // may be cut off for longer, and the stop then lapses while it
+        // looks): how many lapse depends on the machine's load (more than
+        // half did, once, beside other tests' child processes). A stop that
+        // did not work would let the thread move every time: some must have
+        // held it still.
         #expect(stopped.load(ordering: .relaxed) > 0)
-        #expect(movedWhileStopped.load(ordering: .relaxed) * 2 <= stopped.load(ordering: .relaxed))
+        #expect(movedWhileStopped.load(ordering: .relaxed) < stopped.load(ordering: .relaxed))
     }
 
     @Test("a stop whose work waits for the stopped thread ends on its own, and both go on")

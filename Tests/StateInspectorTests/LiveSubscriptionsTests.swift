@@ -229,3 +229,51 @@ struct LiveSubscriptionsTests {
         #expect(badges().isEmpty)
     }
 }
+
+/// Nothing is paid before the first question; each check runs in a process
+/// of its own (an exit test), where no question has been asked yet.
+@Suite("LiveSubscriptions: nothing until a tool asks")
+struct LiveSubscriptionsFirstQuestionTests {
+    @Test("a source made before the first question is not in the whole-process tally; one made after is")
+    func wholeProcess() async {
+        await #expect(processExitsWith: .success) {
+            let (_, before) = Receiver<Int>.make()
+            let kept = before.listen { _ in }
+            // The first question: from now on every source made is tallied.
+            guard LiveSubscriptions.sources.isEmpty else { exit(1) }
+            let (_, after) = Receiver<String>.make()
+            let alsoKept = after.listen { _ in }
+            let sources = LiveSubscriptions.sources
+            guard sources.map(\.type) == ["Receiver<String>"], sources.map(\.count) == [1] else { exit(2) }
+            withExtendedLifetime((kept, alsoKept, before, after)) {}
+        }
+    }
+
+    @Test("a scope counts what its body leaves subscribed on a source made before the first question")
+    func scopeSeesEarlierSources() async {
+        await #expect(processExitsWith: .success) {
+            let relay = PublishRelay<Int>()
+            let core = Core(state: Level())
+            let label = LevelLabel()
+            var kept: Disposable?
+            let leftovers = LiveSubscriptions.scope {
+                kept = relay.subscribe(onNext: { _ in })
+                core.add(subscriber: label, notifyOn: ImmediateScheduler())
+            }
+            let found = Dictionary(uniqueKeysWithValues: leftovers.map { ($0.type, $0.count) })
+            guard found == ["PublishRelay<Int>": 1, "Core<Level>": 1] else {
+                FileHandle.standardError.write(Data("leftovers: \(leftovers)\n".utf8))
+                exit(1)
+            }
+            // Ended in the body: nothing left.
+            let none = LiveSubscriptions.scope {
+                relay.subscribe(onNext: { _ in }).dispose()
+                let other = LevelLabel()
+                core.add(subscriber: other, notifyOn: ImmediateScheduler())
+                core.remove(subscriber: other)
+            }
+            guard none.isEmpty else { exit(2) }
+            withExtendedLifetime((kept, label)) {}
+        }
+    }
+}

@@ -24,7 +24,7 @@ public final class BehaviorRelay<Element>: ObservableType {
     @inlinable
     public init(value: Element) {
         source = StateSource(value: value)
-        source.label(flavour: "DucksStyle", type: "\(BehaviorRelay<Element>.self)")
+        source.label(flavour: "DucksStyle", type: BehaviorRelay<Element>.self)
     }
 
     /// The current value.

@@ -20,7 +20,7 @@ public final class PublishRelay<Element>: ObservableType {
     /// Creates a relay with no observers.
     @inlinable
     public init() {
-        source.label(flavour: "DucksStyle", type: "\(PublishRelay<Element>.self)")
+        source.label(flavour: "DucksStyle", type: PublishRelay<Element>.self)
     }
 
     /// Sends `element` to every current observer.

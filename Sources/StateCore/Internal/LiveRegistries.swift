@@ -1,18 +1,54 @@
-/// The table of registries alive right now, with a way to count each one's
-/// handlers, and scopes that see what a body subscribed: the seam
-/// `StateInspector`'s `LiveSubscriptions` reads.
+import Synchronization
+
+/// What `LiveSubscriptions` calls a source: its flavour and type, and which
+/// of its handlers serve nobody any more.
 ///
-/// Every ``ObserverRegistry`` registers itself when it is made and leaves
-/// when it is released. Counts are read on demand.
+/// Set by the source while it is made (``StateSource/label(flavour:type:note:released:)``),
+/// kept in its registry, and formatted only when a tool asks: making a
+/// source formats no name.
+@usableFromInline
+package struct LiveLabel: @unchecked Sendable {
+    // Safe to share: written once, while the registry is made, before any
+    // other thread can see it; read-only afterwards.
+    package var flavour: StaticString = "StateCore"
+    package var type: Any.Type?
+    package var note: StaticString = ""
+    /// Returns the registry's handlers that serve nobody any more, by the
+    /// identity of their subscription.
+    package var released: (@Sendable () -> Set<ObjectIdentifier>)?
+
+    @usableFromInline
+    package init() {}
+
+    /// The source's type, as `LiveSubscriptions` shows it.
+    func typeName(registry: AnyObject) -> String {
+        let name = type.map { "\($0)" } ?? "\(Swift.type(of: registry))"
+        return note.utf8CodeUnitCount == 0 ? name : "\(name) \(note)"
+    }
+}
+
+/// A registry whose handlers `LiveSubscriptions` counts.
+package protocol LiveCounted: AnyObject {
+    /// Its handlers now, and the label of the source it serves.
+    var liveTally: (count: Int, label: LiveLabel) { get }
+}
+
+/// The table of registries alive right now, and scopes that see what a body
+/// subscribed: the seam `StateInspector`'s `LiveSubscriptions` reads.
 ///
-/// A scope (``withNewScope(_:)``) tells every live registry, and every one
-/// made while it lasts, that it is being watched: a count in the top byte
-/// of the registry's handler count, which the registry learns from the
-/// atomic add it makes for each new handler anyway. Only a watched
-/// registry does more for a new handler: it reads the current scope (a task
-/// local) and, on the thread running that scope's body, notes the handler
-/// there. Sending never costs anything more, and with no scope anywhere
-/// neither does adding a handler.
+/// Nothing is paid until a tool asks. Before the first question
+/// (``tallies`` or ``withNewScope(_:)``), making a registry reads one
+/// atomic flag and registers nowhere; from then on, each registry made
+/// registers in the table when it is made and leaves it when it is
+/// released, so the whole-process tallies see the registries made since
+/// the first question, and not those made before it.
+///
+/// A scope sees every registry: while one is open anywhere, each new
+/// handler also reads the current scope (a task local) and, on the thread
+/// running that scope's body, is noted there, whichever registry it joins,
+/// made before the first question or after. Sending never costs anything
+/// more; adding a handler reads one more atomic word.
+@usableFromInline
 package enum LiveRegistries {
     /// The subscriptions one source holds, as the table counts them.
     package struct Tally: Sendable, Equatable {
@@ -25,45 +61,84 @@ package enum LiveRegistries {
     }
 
     /// One registry alive, as the table knows it.
-    private struct Entry: Sendable {
-        /// Adds its argument to the number of scopes watching the
-        /// registry, and returns the registry's handler count.
-        ///
-        /// It reaches the registry unretained (so no release here can run
-        /// a deinit while the table is locked). Call it only under the
-        /// table's lock, where it is valid: the registry's deinit leaves
-        /// the table under that lock, so while the entry is there the
-        /// registry is too.
-        let watchAndCount: @Sendable (Int) -> Int
-        var flavour = "StateCore"
-        var type: String
-        /// Returns the registry's handlers that serve nobody any more, by
-        /// the identity of their subscription; nil when it has none such.
-        var released: (@Sendable () -> Set<ObjectIdentifier>)?
+    private struct Entry: @unchecked Sendable {
+        // Safe to share: the reference is only used under the table's lock,
+        // while the registry is alive (its deinit leaves the table under
+        // that lock, and a registry is only in the table while alive).
+        /// The registry, unretained (so no release here can run a deinit
+        /// while the table is locked).
+        let registry: Unmanaged<AnyObject>
     }
 
     private struct Table: Sendable {
         var entries: [ObjectIdentifier: Entry] = [:]
-        /// The scopes open now, anywhere.
-        var watching = 0
     }
 
-    /// The most scopes that may be open at once: their count lives in the
-    /// top byte of each registry's handler count, below its sign bit.
-    private static let mostScopes = 127
-
     private static let table = LockedValue(Table())
+    /// Whether a tool has asked: from then on every registry made registers.
+    private static let tracking = Atomic<Bool>(false)
+    /// The scopes open now, anywhere.
+    @usableFromInline static let openScopes = Atomic<Int>(0)
     @TaskLocal private static var currentScope: LiveScope?
 
-    /// Every live registry's subscriptions.
+    /// Whether a registry made now must register (a tool has asked).
+    @usableFromInline
+    package static var isTracking: Bool {
+        tracking.load(ordering: .relaxed)
+    }
+
+    /// Whether a scope is open anywhere: a new handler is then noted in
+    /// the current scope, if the calling thread runs its body.
+    @inlinable
+    package static var scopesAreOpen: Bool {
+        openScopes.load(ordering: .relaxed) != 0
+    }
+
+    /// Every registry made from now on registers.
+    private static func startTracking() {
+        tracking.store(true, ordering: .relaxed)
+    }
+
+    /// A registry's count and label, read now.
+    private struct Reading {
+        let flavour: String
+        let type: String
+        let count: Int
+        let released: (@Sendable () -> Set<ObjectIdentifier>)?
+
+        /// The tally, leaving out the handlers that serve nobody; call it
+        /// outside every lock (`released` is the flavour's, and takes its
+        /// own).
+        func tally(counting subscriptions: [any Disposable]? = nil) -> Tally {
+            let released = released?() ?? []
+            let live =
+                subscriptions.map { $0.count { !released.contains(ObjectIdentifier($0)) } }
+                ?? max(0, count - released.count)
+            return Tally(flavour: flavour, type: type, count: live)
+        }
+    }
+
+    /// Reads `registry`'s count and label.
+    ///
+    /// Only reads: under the table's lock, a registry being released may
+    /// be read (its deinit waits for the lock to leave the table), never
+    /// retained beyond the call.
+    private static func read(_ registry: AnyObject) -> Reading? {
+        guard let counted = registry as? any LiveCounted else { return nil }
+        let (count, label) = counted.liveTally
+        return Reading(
+            flavour: "\(label.flavour)", type: label.typeName(registry: registry), count: count,
+            released: label.released)
+    }
+
+    /// Every live registry's subscriptions (those made since the first
+    /// question; see the type's overview).
     package static var tallies: [Tally] {
-        let rows = table.modify { table in
-            table.entries.values.map { ($0, $0.watchAndCount(0)) }
+        startTracking()
+        let readings = table.modify { table in
+            table.entries.values.compactMap { $0.registry._withUnsafeGuaranteedRef(read) }
         }
-        // Outside the lock: `released` is the flavour's, and takes its own.
-        return rows.map { entry, count in
-            Tally(flavour: entry.flavour, type: entry.type, count: max(0, count - (entry.released?().count ?? 0)))
-        }
+        return readings.map { $0.tally() }
     }
 
     /// Runs `body` in a new scope, and returns what it left subscribed.
@@ -83,20 +158,12 @@ package enum LiveRegistries {
     /// - Parameter body: The code to watch.
     /// - Returns: The sources still holding subscriptions from `body`.
     package static func withNewScope(_ body: () throws -> Void) rethrows -> [Tally] {
+        startTracking()
         let scope = LiveScope(inside: currentScope)
-        table.modify { table in
-            precondition(
-                table.watching < mostScopes,
-                "LiveSubscriptions.scope(_:): at most 127 scopes may be open at once (nested or on other threads)")
-            table.watching += 1
-            for entry in table.entries.values { _ = entry.watchAndCount(1) }
-        }
+        openScopes.add(1, ordering: .relaxed)
         defer {
             _ = scope.close()
-            table.modify { table in
-                table.watching -= 1
-                for entry in table.entries.values { _ = entry.watchAndCount(-1) }
-            }
+            openScopes.subtract(1, ordering: .relaxed)
         }
         try $currentScope.withValue(scope) { try body() }
         return tallies(of: scope.close())
@@ -106,7 +173,7 @@ package enum LiveRegistries {
     private static func tallies(of noted: LiveScope.Noted) -> [Tally] {
         // Held strongly, outside every lock, until the end: each identity
         // below stays that of a live object, and a last release runs its
-        // deinit outside the table's lock.
+        // deinit here, outside every lock.
         let made = noted.registries.compactMap(\.registry)
         var added: [ObjectIdentifier: (registry: AnyObject, subscriptions: [any Disposable])] = [:]
         for handler in noted.handlers {
@@ -116,87 +183,38 @@ package enum LiveRegistries {
             added[ObjectIdentifier(registry), default: (registry, [])].subscriptions.append(subscription)
         }
         return withExtendedLifetime((made, added)) {
-            // A registry the body made counts all its handlers.
+            // A registry the body made counts all its handlers; one made
+            // before counts those the body added (whether it was made before
+            // the first question or after).
             let madeIdentities = Set(made.map(ObjectIdentifier.init))
-            let rows = table.modify { table in
-                (
-                    made: made.compactMap { registry -> (Entry, Int)? in
-                        table.entries[ObjectIdentifier(registry)].map { ($0, $0.watchAndCount(0)) }
-                    },
-                    added: added.compactMap { identity, found -> (Entry, [any Disposable])? in
-                        guard !madeIdentities.contains(identity) else { return nil }
-                        return table.entries[identity].map { ($0, found.subscriptions) }
-                    }
-                )
-            }
-            // Outside the lock: `released` is the flavour's, and takes its own.
-            let madeTallies = rows.made.map { entry, count in
-                Tally(flavour: entry.flavour, type: entry.type, count: count - (entry.released?().count ?? 0))
-            }
-            let addedTallies = rows.added.map { entry, subscriptions in
-                let released = entry.released?() ?? []
-                let live = subscriptions.count { !released.contains(ObjectIdentifier($0)) }
-                return Tally(flavour: entry.flavour, type: entry.type, count: live)
+            let madeTallies = made.compactMap { read($0)?.tally() }
+            let addedTallies = added.compactMap { identity, found -> Tally? in
+                guard !madeIdentities.contains(identity) else { return nil }
+                return read(found.registry)?.tally(counting: found.subscriptions)
             }
             return (madeTallies + addedTallies).filter { $0.count > 0 }
         }
     }
 
-    /// Registers a registry made now.
+    /// Registers a registry made now (a tool has asked).
     ///
-    /// - Parameters:
-    ///   - registry: The registry, still in its initialiser.
-    ///   - type: The type it serves.
-    ///   - watchAndCount: Adds its argument to the number of scopes
-    ///     watching the registry, and returns its handler count; it must
-    ///     not retain the registry.
-    static func register(
-        _ registry: AnyObject,
-        type: String,
-        watchAndCount: @escaping @Sendable (Int) -> Int
-    ) {
-        let watching = table.modify { table -> Int in
-            table.entries[ObjectIdentifier(registry)] = Entry(watchAndCount: watchAndCount, type: type)
-            if table.watching != 0 { _ = watchAndCount(table.watching) }
-            return table.watching
+    /// - Parameter registry: The registry, still in its initialiser.
+    static func register(_ registry: AnyObject) {
+        table.modify { table in
+            table.entries[ObjectIdentifier(registry)] = Entry(registry: Unmanaged.passUnretained(registry))
         }
         // With no scope open anywhere, no task local is read.
-        if watching != 0, let scope = currentScope {
+        if scopesAreOpen, let scope = currentScope {
             scope.note(made: registry)
         }
     }
 
-    /// Notes a handler just added to a watched registry in the current
-    /// scope, if the calling thread is running its body.
+    /// Notes a handler just added in the current scope, if the calling
+    /// thread is running its body.
     ///
     /// Called while holding the registry's delivery.
     static func noteAdded(_ subscription: any Disposable, to registry: AnyObject) {
         currentScope?.note(subscription, addedTo: registry)
-    }
-
-    /// Names the flavour and type a registry serves.
-    ///
-    /// - Parameters:
-    ///   - registry: The registry.
-    ///   - flavour: The flavour's module name.
-    ///   - type: The source's type.
-    ///   - released: Returns the registry's handlers that serve nobody any
-    ///     more but are not disposed yet (a Reactor subscriber released
-    ///     without `remove`, whose handler stays until the next state
-    ///     reaches it), by the identity of the disposable the registry
-    ///     handed out for each: they are not counted as live. It is called
-    ///     outside the table's lock, from any thread.
-    package static func label(
-        _ registry: AnyObject,
-        flavour: String,
-        type: String,
-        released: (@Sendable () -> Set<ObjectIdentifier>)? = nil
-    ) {
-        table.modify { table in
-            table.entries[ObjectIdentifier(registry)]?.flavour = flavour
-            table.entries[ObjectIdentifier(registry)]?.type = type
-            table.entries[ObjectIdentifier(registry)]?.released = released
-        }
     }
 
     /// Forgets a registry being released.

@@ -58,7 +58,9 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - flavour: The flavour's module name.
-    ///   - type: The source's type.
+    ///   - type: The source's type; its name is formatted only when a tool
+    ///     asks.
+    ///   - note: Said after the type's name (`(an operator's)`).
     ///   - released: For a source whose observers can outlive what they
     ///     serve (a Reactor core's subscriber, held weakly): returns the
     ///     observers that serve nobody any more but are still registered,
@@ -66,11 +68,17 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
     ///     for each; they are not counted as live.
     @usableFromInline
     package func label(
-        flavour: String,
-        type: String,
+        flavour: StaticString,
+        type: Any.Type,
+        note: StaticString = "",
         released: (@Sendable () -> Set<ObjectIdentifier>)? = nil
     ) {
-        LiveRegistries.label(registry, flavour: flavour, type: type, released: released)
+        // A store into the registry, made with its owner, before any other
+        // thread sees it: no name is formatted, no table touched.
+        registry.liveLabel.flavour = flavour
+        registry.liveLabel.type = type
+        registry.liveLabel.note = note
+        registry.liveLabel.released = released
     }
 
     /// What the source keeps now, as of the last value delivered.
