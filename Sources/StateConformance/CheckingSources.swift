@@ -32,7 +32,10 @@ extension ConformanceSource {
         disposal: SourceTraits.Disposal = .waitsForRunningCall,
         make: @escaping @Sendable () -> Made
     ) where Made.Input == Int, Made.Value == Int {
-        self.init(name: name, model: model, disposal: disposal, make: make, input: { $0 }, output: { $0 })
+        self.init(name: name, model: model, disposal: disposal) { () -> (Made, Made) in
+            let made = make()
+            return (made, made)
+        }
     }
 
     /// A source that takes some other input or delivers some other value,
@@ -102,7 +105,22 @@ extension ConformanceSource {
         disposal: SourceTraits.Disposal = .waitsForRunningCall,
         make: @escaping @Sendable () -> (Sender, Output)
     ) where Sender.Input == Int, Output.Value == Int {
-        self.init(name: name, model: model, disposal: disposal, make: make, input: { $0 }, output: { $0 })
+        let traits = Self.traits(of: make().1, model: model, disposal: disposal)
+        self.init(name: name ?? "\(Output.self)", traits: traits) {
+            let (sender, source) = make()
+            // Integers straight through, with no mapping closure between
+            // the kit's handlers and the source: a race rule's timing is the
+            // source's own.
+            return SourceUnderTest(sender: sender, source: source, keepsCurrentValue: traits.keepsCurrentValue)
+        }
+    }
+
+    /// The traits of a source, read from `probe`.
+    static func traits<Output: Source>(of probe: Output, model: OutputModel, disposal: SourceTraits.Disposal)
+        -> SourceTraits
+    {
+        SourceTraits(
+            replay: probe.replay, model: model, keepsCurrentValue: probe.currentValue != nil, disposal: disposal)
     }
 
     /// A source whose input goes through another source, checked through a
@@ -123,9 +141,7 @@ extension ConformanceSource {
         input: @escaping @Sendable (Int) -> Sender.Input,
         output: @escaping @Sendable (Output.Value) -> Int
     ) {
-        let probe = make().1
-        let traits = SourceTraits(
-            replay: probe.replay, model: model, keepsCurrentValue: probe.currentValue != nil, disposal: disposal)
+        let traits = Self.traits(of: make().1, model: model, disposal: disposal)
         self.init(name: name ?? "\(Output.self)", traits: traits) {
             let (sender, source) = make()
             return SourceUnderTest(
@@ -136,6 +152,23 @@ extension ConformanceSource {
 }
 
 extension SourceUnderTest {
+    /// An instance of a source of integers, driven through `sender`.
+    convenience init<Sender: Inlet & Sendable, Output: Source & AnyObject & Sendable>(
+        sender: Sender,
+        source: Output,
+        keepsCurrentValue: Bool
+    ) where Sender.Input == Int, Output.Value == Int {
+        var current: (@Sendable () -> Int?)?
+        if keepsCurrentValue {
+            current = { source.currentValue }
+        }
+        let send: @Sendable (Int) -> Void = { value in sender.send(value) }
+        let subscribe: @Sendable (@escaping @Sendable (Int) -> Void) -> Disposable = { handler in
+            source.observe(handler)
+        }
+        self.init(object: source, readingCurrent: current, send: send, subscribe: subscribe, keepAlive: [sender])
+    }
+
     /// An instance of a source of StateCore's kind, driven through `sender`.
     convenience init<Sender: Inlet & Sendable, Output: Source & AnyObject & Sendable>(
         sender: Sender,

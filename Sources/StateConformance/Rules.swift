@@ -139,13 +139,16 @@ extension Conformance {
         sentence: "Observers of one source never run at the same time.",
         appliesTo: { $0.delivery == .synchronous }
     ) { source in
-        // Twelve rounds in step, where senders slip past a gate taken by a
-        // load and then a store (stops seldom land between the two), and
-        // six whose threads stop one another. With eight and four, the
-        // gate fault went uncaught in 4 to 8 runs of 1,000 on a quiet
-        // machine (one CI run caught it in 19 of 20); with twelve and six,
-        // in none of 3,000.
-        racingSenders(minimumRounds: 18, stoppingEvery: 3) { threads in
+        // A hundred rounds in step, where senders slip past a gate taken by
+        // a load and then a store (stops seldom land between the two), and
+        // fifty whose threads stop one another. With twelve and six, the
+        // gate fault went uncaught in none of 3,000 runs on one machine but
+        // in 1 to 7 runs of 20 on CI's (a round catches it about one time
+        // in ten there); with thirty-six and eighteen, in 2 of 200; with a
+        // hundred and fifty, in none of 300. A round costs about a
+        // millisecond in release; the rule's budget still bounds a slow
+        // source.
+        racingSenders(minimumRounds: 150, stoppingEvery: 3) { threads in
             let instance = source.make()
             let inside = Atomic<Int>(0)
             let running = Atomic<Int>(-1)
