@@ -205,11 +205,7 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     @discardableResult
     public func add(_ handler: @escaping (Value) -> Void) -> Disposable {
         let entry = Entry(subscription: Subscription(registry: self), handler: handler)
-        if deliveryLock.isHeldByCurrentThread {
-            deliveryLock.enqueue { self.activate(entry, replaying: nil) }
-        } else {
-            deliveryLock.withLock { append(entry) }
-        }
+        join(entry)
         return entry.subscription
     }
 

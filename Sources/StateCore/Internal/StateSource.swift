@@ -152,7 +152,7 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
         guard replaying, !keepsNothing else {
             return registry.add(handler)
         }
-        return add(subscription(), replaying: handler)
+        return addReplaying(subscription(), handler)
     }
 
     /// Adds an observer that first hears what the source keeps, with
@@ -162,7 +162,7 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
     /// `listen`, it grew them past what the optimiser specialises for
     /// their closures (state-bench S2, Receiver: 6.6% more per value).
     @inlinable @inline(never)
-    func add(_ subscription: ObserverRegistry<Value>.Subscription, replaying handler: @escaping (Value) -> Void)
+    func addReplaying(_ subscription: ObserverRegistry<Value>.Subscription, _ handler: @escaping (Value) -> Void)
         -> ObserverRegistry<Value>.Subscription
     {
         registry.join(ObserverRegistry.Entry(subscription: subscription, handler: handler), replaying: replay)
