@@ -51,7 +51,7 @@ let package = Package(
             name: "Scenarios",
             dependencies: [
                 "StateCore", "StateInspector", "StateConformance", "ReactorStyle", "DucksStyle", "ReceiverStyle",
-                "DeltaStyle",
+                "DeltaStyle", "PackageSupport",
             ]
         ),
         .executableTarget(
@@ -60,7 +60,9 @@ let package = Package(
         ),
         // Text in the tour's timeline and the bench chart, escaped in one place.
         .target(name: "SVGText"),
-        .target(name: "TestSupport", dependencies: ["StateCore"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["StateCore", "PackageSupport"], path: "Tests/TestSupport"),
+        // Not a product: helpers the package's tools and tests share.
+        .target(name: "PackageSupport", dependencies: ["StateCore"]),
         .executableTarget(
             name: "state-bench",
             dependencies: ["StateInspector", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle", "SVGText"]
@@ -82,6 +84,7 @@ let package = Package(
             name: "ConformanceTests",
             dependencies: [
                 "Scenarios", "StateConformance", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle",
+                "PackageSupport",
             ]),
         .testTarget(
             name: "StateTestingTests",

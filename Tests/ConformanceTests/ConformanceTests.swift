@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PackageSupport
 import Scenarios
 import StateConformance
 import StateCore
@@ -39,7 +40,7 @@ struct ConformanceTests {
         var normalised: [Flavour: [CounterSnapshot]] = [:]
         for flavour in Flavour.allCases {
             let harness = Scenarios.counter(flavour)
-            let trace = Trace<CounterSnapshot>()
+            let trace = Recorder<CounterSnapshot>()
             let observation = harness.observe(trace.append)
             for step in CounterFixture.steps {
                 harness.send(step.input)
@@ -68,7 +69,7 @@ struct ConformanceTests {
     ) {
         let scheduler = TestScheduler()
         let harness = Scenarios.session(flavour, effects: scheduler)
-        let trace = Trace<SessionSnapshot>()
+        let trace = Recorder<SessionSnapshot>()
         let observation = harness.observe(trace.append)
         defer { observation.stop() }
         script(harness, scheduler)

@@ -1,4 +1,5 @@
 import Foundation
+import Scenarios
 import StateCore
 import StateInspector
 import TestSupport

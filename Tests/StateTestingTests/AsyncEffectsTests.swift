@@ -145,7 +145,7 @@ struct AsyncEffectsTests {
             await test.finish()
         } matching: { issue in
             (issue.description.contains("1 effect task still in flight")
-                && issue.description.contains("DucksScenarios.swift")
+                && issue.description.contains("DucksDriver.swift")
                 && issue.description.contains("asleep on the test clock until 0.01 seconds"))
                 || issue.description.contains("nor been disposed")
         }

@@ -148,7 +148,7 @@ struct DeltaTestStoreEndOfTestTests {
             // The test ends here, with no finish(): the effect is in flight.
         } matching: { issue in
             issue.description.contains("1 effect task still in flight")
-                && issue.description.contains("started at Scenarios/DeltaScenarios.swift:")
+                && issue.description.contains("started at Scenarios/DeltaDriver.swift:")
         }
         #expect(released == nil, "the effect keeps the test store alive")
     }

@@ -1,22 +1,10 @@
 import Dispatch
 import Foundation
+@_exported import PackageSupport
 import StateCore
 import Testing
 
 // Helpers shared by every test target.
-
-/// Collects values from any thread, in the order they arrive.
-package final class Recorder<Element: Sendable>: Sendable {
-    private let storage = LockedValue<[Element]>([])
-
-    package init() {}
-
-    package func append(_ element: Element) {
-        storage.modify { $0.append(element) }
-    }
-
-    package var values: [Element] { storage.value }
-}
 
 /// An object whose release a test can watch through a weak reference.
 package final class Token: Sendable {

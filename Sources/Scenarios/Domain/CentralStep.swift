@@ -7,15 +7,9 @@ import Foundation
 /// `// central-step: <flavour>` and `// end-central-step` markers, so they
 /// cannot drift from the code that runs.
 package enum CentralStep {
-    /// The source file that holds `flavour`'s scenarios.
+    /// The source file that holds `flavour`'s scenarios: its driver.
     package static func sourceFile(for flavour: Flavour) -> URL {
-        let scenarios = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        switch flavour {
-        case .reactor: return scenarios.appending(path: "Reactor/ReactorScenarios.swift")
-        case .ducks: return scenarios.appending(path: "Ducks/DucksScenarios.swift")
-        case .receiver: return scenarios.appending(path: "Receiver/ReceiverScenarios.swift")
-        case .delta: return scenarios.appending(path: "Delta/DeltaScenarios.swift")
-        }
+        flavour.driver.sourceFile
     }
 
     /// The central step's lines in `flavour`, without common indentation,

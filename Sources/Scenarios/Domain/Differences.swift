@@ -1,4 +1,5 @@
 import Dispatch
+import PackageSupport
 import StateCore
 
 /// One way the flavours differ by design, with each flavour's behaviour as
@@ -65,13 +66,7 @@ package enum Differences {
                     : "later, on the subscriber's queue (main by default)"
             },
             row("async effect") { flavour, behaviour in
-                let mechanism =
-                    switch flavour {
-                    case .reactor: "a `Command` fires events"
-                    case .ducks: "a `Middleware` calls `next` later"
-                    case .receiver: "scheduled work broadcasts"
-                    case .delta: "a `DynamicActionType` dispatches"
-                    }
+                let mechanism = flavour.driver.effects
                 let timing = behaviour.firstEffectResultAfter.map {
                     "applied when its scheduler runs it (+\($0.milliseconds) ms)"
                 }
@@ -105,17 +100,14 @@ package enum Differences {
 
     static func probeCurrentState(_ flavour: Flavour) -> Bool {
         let harness = Scenarios.counter(flavour)
-        let seen = Trace<CounterSnapshot>()
+        let seen = Recorder<CounterSnapshot>()
         let observation = harness.observe(seen.append)
         defer { observation.stop() }
         return !seen.values.isEmpty
     }
 
     static func probeDefaultDelivery(_ flavour: Flavour) -> Bool {
-        switch flavour {
-        case .reactor: ReactorScenarios.deliversSynchronouslyByDefault()
-        case .ducks, .receiver, .delta: probeHarnessDelivery(flavour)
-        }
+        flavour.driver.deliversSynchronouslyByDefault ?? probeHarnessDelivery(flavour)
     }
 
     /// Whether an observer of the harness runs on the sending thread before
@@ -157,7 +149,7 @@ package enum Differences {
 
     static func probeReentrancy(_ flavour: Flavour) -> Bool {
         let harness = Scenarios.counter(flavour)
-        let log = Trace<String>()
+        let log = Recorder<String>()
         let first = harness.observe { state in
             log.append("A\(state.value)")
             if state.value == 1 { harness.send(.increment) }
@@ -186,7 +178,7 @@ package enum Differences {
     static func probeSilentReset(_ flavour: Flavour) -> Bool {
         let harness = Scenarios.counter(flavour)
         harness.send(.increment)
-        let seen = Trace<CounterSnapshot>()
+        let seen = Recorder<CounterSnapshot>()
         let observation = harness.observe(seen.append)
         defer { observation.stop() }
         let before = seen.values.count

@@ -38,19 +38,6 @@ extension Harness {
 /// a `DisposeBag` is for).
 package typealias Observation = FixtureObservation
 
-/// A thread-safe list that observers append to.
-package final class Trace<Element: Sendable>: Sendable {
-    private let storage = LockedValue<[Element]>([])
-
-    package init() {}
-
-    package func append(_ element: Element) {
-        storage.modify { $0.append(element) }
-    }
-
-    package var values: [Element] { storage.value }
-}
-
 /// The effect a harness is running (the session's loading), to cancel.
 ///
 /// Starting a new effect cancels the one before, so an effect never

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PackageSupport
 import StateConformance
 import StateCore
 
@@ -128,7 +129,7 @@ package enum ScenarioRunner {
         let loaded = DispatchSemaphore(value: 0)
         let loggedOut = DispatchSemaphore(value: 0)
         let phase = LockedValue(0)
-        let trace = Trace<String>()
+        let trace = Recorder<String>()
         let effects = QueueScheduler(label: "state-tour.\(flavour).effects", qos: .userInitiated)
         let harness = Scenarios.session(flavour, effects: effects, tick: tick)
         let observation = harness.observe { state in
@@ -212,7 +213,7 @@ package enum ScenarioRunner {
         progress: @escaping @Sendable (String, Double) -> Void
     ) -> FlavourRun {
         let flavour = harness.flavour
-        let log = Trace<String>()
+        let log = Recorder<String>()
         func observer(_ name: String) -> @Sendable (CounterSnapshot) -> Void {
             { state in
                 log.append("\(name) saw \(state)")

@@ -1,6 +1,6 @@
 import StateCore
 
-/// Makes the scenarios' harnesses, one per flavour.
+/// Makes the scenarios' harnesses, through each flavour's driver.
 package enum Scenarios {
     /// The counter scenario in `flavour`.
     ///
@@ -14,12 +14,7 @@ package enum Scenarios {
         _ flavour: Flavour,
         recorder: TimelineRecorder? = nil
     ) -> any Harness<CounterInput, CounterSnapshot> {
-        switch flavour {
-        case .reactor: ReactorCounterHarness()
-        case .ducks: DucksCounterHarness(recorder: recorder)
-        case .receiver: ReceiverCounterHarness()
-        case .delta: DeltaCounterHarness()
-        }
+        flavour.driver.counter(recorder: recorder)
     }
 
     /// The session scenario in `flavour`, its loading effect reporting every
@@ -39,11 +34,6 @@ package enum Scenarios {
         tick: Duration = SessionFixture.tick,
         recorder: TimelineRecorder? = nil
     ) -> any Harness<SessionInput, SessionSnapshot> {
-        switch flavour {
-        case .reactor: ReactorSessionHarness(effects: effects, tick: tick)
-        case .ducks: DucksSessionHarness(effects: effects, tick: tick, recorder: recorder)
-        case .receiver: ReceiverSessionHarness(effects: effects, tick: tick)
-        case .delta: DeltaSessionHarness(effects: effects, tick: tick)
-        }
+        flavour.driver.session(effects: effects, tick: tick, recorder: recorder)
     }
 }

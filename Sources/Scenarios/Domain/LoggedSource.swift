@@ -1,15 +1,14 @@
 import StateCore
 import StateInspector
-import Testing
 
-/// One flavour's source of inputs, as the shared action-log suites drive it.
+/// One flavour's source of names, as the shared action-log suites drive it.
 ///
 /// It is the part of each flavour that an ``ActionLog`` records. Every
 /// conformance holds a list of names: sending a name appends it (a Ducks
 /// action, a Reactor event, a Delta action), or broadcasts it as the wave
 /// (a Receiver). One conformance per flavour; the suites run each test once
 /// per conformance.
-protocol LoggedSource: Sendable {
+package protocol LoggedSource: Sendable {
     /// What the flavour's log records as an input.
     associatedtype Input
     /// What the flavour's log records as the state.
@@ -72,7 +71,7 @@ protocol LoggedSource: Sendable {
 /// A store flavour's ``LoggedSource``.
 ///
 /// A store has a state, and its log travels through time.
-protocol LoggedStore: LoggedSource {
+package protocol LoggedStore: LoggedSource where Snapshot: NameList {
     /// A store whose state lists `items`.
     ///
     /// - Parameters:
@@ -89,32 +88,37 @@ protocol LoggedStore: LoggedSource {
     /// Also those whose entries a `resume()` later dropped.
     var applied: [String] { get }
 
-    /// The state listing `items`.
-    static func snapshot(_ items: [String]) -> Snapshot
-
-    /// The names a state lists.
-    static func items(in snapshot: Snapshot) -> [String]
 }
 
 extension LoggedStore {
-    init() {
+    /// The state listing `items`.
+    package static func snapshot(_ items: [String]) -> Snapshot {
+        Snapshot(items: items)
+    }
+
+    /// The names a state lists.
+    package static func items(in snapshot: Snapshot) -> [String] {
+        snapshot.items
+    }
+
+    package init() {
         self.init(items: [], changed: false)
     }
 
-    static func snapshot(after names: [String]) -> Snapshot? {
+    package static func snapshot(after names: [String]) -> Snapshot? {
         snapshot(names)
     }
 
-    static func lastName(in snapshot: Snapshot) -> String? {
+    package static func lastName(in snapshot: Snapshot) -> String? {
         items(in: snapshot).last
     }
 
-    static func changes(adding name: String, to names: [String]) -> [String] {
+    package static func changes(adding name: String, to names: [String]) -> [String] {
         ["items[\(names.count)]: added \"\(name)\""]
     }
 
     /// The names the store's state lists now.
-    var items: [String] { Self.items(in: present) }
+    package var items: [String] { Self.items(in: present) }
 }
 
 extension LoggedSource {
@@ -122,7 +126,7 @@ extension LoggedSource {
     ///
     /// - Parameter capacity: The most entries the log keeps.
     /// - Returns: The source and its log.
-    static func attached(capacity: Int = 1_000) -> (source: Self, log: Log) {
+    package static func attached(capacity: Int = 1_000) -> (source: Self, log: Log) {
         let source = Self()
         let log = Log(capacity: capacity)
         source.attach(log)
@@ -132,7 +136,7 @@ extension LoggedSource {
     /// What a fresh source's log records of `names`, read back.
     ///
     /// The log is exported to JSON Lines and the text read as a recording.
-    static func recording(of names: [String]) throws -> ActionRecording<Input, Snapshot> {
+    package static func recording(of names: [String]) throws -> ActionRecording<Input, Snapshot> {
         let (source, log) = attached()
         for name in names { source.send(name) }
         return try ActionRecording(jsonLines: try log.exportJSONLines(inputs: coding), inputs: coding)
@@ -142,7 +146,7 @@ extension LoggedSource {
     ///
     /// The current state a new observer first hears, where it hears one, is
     /// left out.
-    func observeChanges(_ observer: @escaping @Sendable (Snapshot) -> Void) -> Disposable {
+    package func observeChanges(_ observer: @escaping @Sendable (Snapshot) -> Void) -> Disposable {
         guard Self.observersHearCurrentState else { return observe(observer) }
         let joined = LockedValue(false)
         return observe { state in
@@ -156,7 +160,7 @@ extension LoggedSource {
     }
 
     /// The names the inputs of `entries` send, in order.
-    static func names(_ entries: [Log.Entry]) -> [String?] {
+    package static func names(_ entries: [Log.Entry]) -> [String?] {
         entries.map { name(of: $0.input) }
     }
 
@@ -164,82 +168,33 @@ extension LoggedSource {
     ///
     /// It is the state the source started with, or for a source with none,
     /// the entry's own.
-    static func stateBefore(first: Log.Entry) -> Snapshot {
+    package static func stateBefore(first: Log.Entry) -> Snapshot {
         snapshot(after: []) ?? first.state
     }
 
     /// The text a replay gives as the input named `name`.
-    static func described(_ name: String) -> String {
+    package static func described(_ name: String) -> String {
         "\(input(name))"
     }
 }
 
-/// One flavour's ``LoggedSource``, as a test argument.
-struct SourceFlavour: Sendable, CustomTestStringConvertible {
-    let source: any LoggedSource.Type
-
-    var testDescription: String { source.module }
-
-    /// Every flavour: for what every log does, whether or not it travels.
-    static let all = [
-        SourceFlavour(source: DucksBasket.self), SourceFlavour(source: ReactorBasket.self),
-        SourceFlavour(source: DeltaBasket.self), SourceFlavour(source: ReceiverNames.self),
-    ]
+/// What a store of names logs as its state: the names, in order.
+package protocol NameList: Equatable, Codable, Sendable {
+    /// The state listing `items`.
+    init(items: [String])
+    /// The names listed.
+    var items: [String] { get }
 }
 
-/// One store flavour's ``LoggedStore``, as a test argument.
-struct StoreFlavour: Sendable, CustomTestStringConvertible {
-    let store: any LoggedStore.Type
-
-    var testDescription: String { store.module }
-
-    /// The three flavours with time travel: Ducks, Reactor and Delta.
-    static let all = [
-        StoreFlavour(store: DucksBasket.self), StoreFlavour(store: ReactorBasket.self),
-        StoreFlavour(store: DeltaBasket.self),
-    ]
+/// An input that puts one name.
+package protocol NamedInput {
+    /// The name put.
+    var name: String { get }
 }
 
-// MARK: Checks
-
-/// Checks that `entries` are a chain.
-///
-/// Their sequence numbers are consecutive, and each entry starts from the
-/// state the one before ended with.
-func expectChain<Input, State: Equatable & Sendable>(
-    _ entries: [ActionLog<Input, State>.Entry],
-    sourceLocation: SourceLocation = #_sourceLocation
-) {
-    expectChain(entries.map(Link.init), sourceLocation: sourceLocation)
-}
-
-/// What the chain check reads of an entry.
-///
-/// A `Sendable` copy, to collect from several threads.
-struct Link<State: Equatable & Sendable>: Sendable {
-    let sequence: Int
-    let previousState: State
-    let state: State
-
-    init<Input>(_ entry: ActionLog<Input, State>.Entry) {
-        sequence = entry.sequence
-        previousState = entry.previousState
-        state = entry.state
-    }
-}
-
-/// Checks that `links` are a chain.
-///
-/// Their sequence numbers are consecutive, and each starts from the state
-/// the one before ended with.
-func expectChain<State>(_ links: [Link<State>], sourceLocation: SourceLocation = #_sourceLocation) {
-    for (earlier, later) in zip(links, links.dropFirst()) {
-        #expect(
-            later.sequence == earlier.sequence + 1, "entry \(later.sequence) follows entry \(earlier.sequence)",
-            sourceLocation: sourceLocation)
-        #expect(
-            later.previousState == earlier.state,
-            "entry \(later.sequence) does not start from entry \(earlier.sequence)'s state",
-            sourceLocation: sourceLocation)
+extension LoggedSource {
+    /// The name an input puts; nil for an input of another type.
+    package static func name(of input: Input) -> String? {
+        (input as? any NamedInput)?.name
     }
 }

@@ -1,4 +1,6 @@
 import DucksStyle
+import Foundation
+import PackageSupport
 import StateInspector
 
 /// The scenarios in Ducks' idiom: actions, reducers and a middleware.
@@ -219,23 +221,81 @@ extension ActionCreator {
     package static func logOut() -> DucksScenarios.LogOutAction { DucksScenarios.LogOutAction() }
 }
 
-/// A store observed through its `state` observable.
-class DucksHarness<StateType: State & Sendable, Snapshot: Equatable & Sendable>: @unchecked Sendable {
-    // Safe to share: every stored property is immutable and thread-safe.
-    let store: Store<StateType>
-    private let snapshot: @Sendable (StateType) -> Snapshot
+/// The Ducks flavour, adapted once for the tools.
+///
+/// Observers subscribe to the store's `state` observable, as RxDucks views
+/// do: the current state first, then every state after an action.
+package enum DucksDriver: FlavourDriver {
+    package static let effects = "a `Middleware` calls `next` later"
+    package static let names: any LoggedSource.Type = DucksBasket.self
 
-    init(store: Store<StateType>, snapshot: @escaping @Sendable (StateType) -> Snapshot) {
-        self.store = store
-        self.snapshot = snapshot
+    package static func counter(recorder: TimelineRecorder?) -> DriverHarness<CounterInput, CounterSnapshot> {
+        let store = Store(
+            reducer: DucksScenarios.CounterReducer(),
+            state: DucksScenarios.Counter(),
+            middlewares: TimelineMiddleware<DucksScenarios.Counter>.chain(for: recorder)
+        )
+        return harness(store, snapshot: { CounterSnapshot(value: $0.value) }) { input in
+            switch input {
+            case .increment: store.dispatch(DucksScenarios.Increment())
+            case .decrement: store.dispatch(DucksScenarios.Decrement())
+            case .reset: store.dispatch(DucksScenarios.Reset())
+            }
+        }
     }
 
-    var flavour: Flavour { .ducks }
-    var current: Snapshot { snapshot(store.currentState) }
+    package static func session(
+        effects: Scheduler, tick: Duration, recorder: TimelineRecorder?
+    ) -> DriverHarness<SessionInput, SessionSnapshot> {
+        let store = Store(
+            reducer: DucksScenarios.AppReducer(),
+            state: DucksScenarios.AppState(),
+            middlewares: TimelineMiddleware<DucksScenarios.AppState>.chain(for: recorder)
+                + [DucksScenarios.LoadMiddleware(scheduler: effects, tick: tick)]
+        )
+        return harness(store, snapshot: \.snapshot) { input in
+            switch input {
+            case .logIn: store.dispatch(ActionCreator.logIn())
+            case .cancel: store.dispatch(ActionCreator.cancel())
+            case .logOut: store.dispatch(ActionCreator.logOut())
+            }
+        } startRecording: { name in
+            let log = ActionLog<any Action, DucksScenarios.AppState>(capacity: SessionRecording.capacity)
+            store.attach(log)
+            return { try log.exportJSONLines(inputs: DucksScenarios.sessionInputs, name: name) }
+        }
+    }
 
-    func observe(_ onState: @escaping @Sendable (Snapshot) -> Void) -> Observation {
-        let subscription = store.state.map(snapshot).subscribe(onNext: onState)
-        return Observation(holding: subscription) { subscription.dispose() }
+    package static let sourceFile = URL(fileURLWithPath: #filePath)
+
+    package static func replaySession(_ text: String, name: String) throws -> Int {
+        let recording = try ActionRecording<any Action, DucksScenarios.AppState>(
+            jsonLines: text, inputs: DucksScenarios.sessionInputs, name: name)
+        // No middleware: the recording holds what the load middleware dispatched.
+        try Store(reducer: DucksScenarios.AppReducer(), state: DucksScenarios.AppState(), middlewares: [])
+            .replay(recording)
+        return recording.steps.count
+    }
+
+    /// A harness on `store`, observed through its `state` observable.
+    private static func harness<StateType: State & Sendable, Input: Sendable, Snapshot: Equatable & Sendable>(
+        _ store: Store<StateType>,
+        snapshot: @escaping @Sendable (StateType) -> Snapshot,
+        send: @escaping @Sendable (Input) -> Void,
+        startRecording: (@Sendable (String) -> @Sendable () throws -> String)? = nil
+    ) -> DriverHarness<Input, Snapshot> {
+        DriverHarness(
+            .ducks, current: { snapshot(store.currentState) }, send: send,
+            subscribe: { store.state.map(snapshot).subscribe(onNext: $0) },
+            startRecording: startRecording)
+    }
+}
+
+extension DucksScenarios.AppState {
+    /// The session as the scenario compares it.
+    var snapshot: SessionSnapshot {
+        SessionSnapshot(
+            loggedIn: user.loggedIn, loading: load.loading, progress: load.progress, canceled: load.canceled)
     }
 }
 
@@ -267,76 +327,74 @@ struct TimelineMiddleware<StateType: State>: Middleware {
     }
 }
 
-final class DucksCounterHarness: DucksHarness<DucksScenarios.Counter, CounterSnapshot>, Harness,
-    @unchecked Sendable
-{
-    // Safe to share: adds only immutable, thread-safe state to its base.
-    init(recorder: TimelineRecorder? = nil) {
-        let store = Store(
-            reducer: DucksScenarios.CounterReducer(),
-            state: DucksScenarios.Counter(),
-            middlewares: TimelineMiddleware<DucksScenarios.Counter>.chain(for: recorder)
-        )
-        super.init(store: store) { CounterSnapshot(value: $0.value) }
-    }
-
-    func send(_ input: CounterInput) {
-        switch input {
-        case .increment: store.dispatch(DucksScenarios.Increment())
-        case .decrement: store.dispatch(DucksScenarios.Decrement())
-        case .reset: store.dispatch(DucksScenarios.Reset())
-        }
-    }
-}
-
-final class DucksSessionHarness: DucksHarness<DucksScenarios.AppState, SessionSnapshot>, Harness,
-    @unchecked Sendable
-{
-    // Safe to share: adds only immutable, thread-safe state to its base.
-    init(effects: Scheduler, tick: Duration, recorder: TimelineRecorder? = nil) {
-        let store = Store(
-            reducer: DucksScenarios.AppReducer(),
-            state: DucksScenarios.AppState(),
-            middlewares: TimelineMiddleware<DucksScenarios.AppState>.chain(for: recorder)
-                + [DucksScenarios.LoadMiddleware(scheduler: effects, tick: tick)]
-        )
-        super.init(store: store) { state in
-            SessionSnapshot(
-                loggedIn: state.user.loggedIn,
-                loading: state.load.loading,
-                progress: state.load.progress,
-                canceled: state.load.canceled
-            )
-        }
-    }
-
-    func send(_ input: SessionInput) {
-        switch input {
-        case .logIn: store.dispatch(ActionCreator.logIn())
-        case .cancel: store.dispatch(ActionCreator.cancel())
-        case .logOut: store.dispatch(ActionCreator.logOut())
-        }
-    }
-}
-
-extension DucksSessionHarness: RecordableSession {
-    func startRecording(as name: String) -> @Sendable () throws -> String {
-        let log = ActionLog<any Action, DucksScenarios.AppState>(capacity: SessionRecording.capacity)
-        store.attach(log)
-        return { try log.exportJSONLines(inputs: DucksScenarios.sessionInputs, name: name) }
-    }
-
-    static func replay(_ text: String, name: String) throws -> Int {
-        let recording = try ActionRecording<any Action, DucksScenarios.AppState>(
-            jsonLines: text, inputs: DucksScenarios.sessionInputs, name: name)
-        // No middleware: the recording holds what the load middleware dispatched.
-        try Store(reducer: DucksScenarios.AppReducer(), state: DucksScenarios.AppState(), middlewares: [])
-            .replay(recording)
-        return recording.steps.count
-    }
-}
-
 extension DucksScenarios {
     /// The session's actions, for an action log's export.
     static let sessionInputs = InputCoding<any Action>(LogInAction.self, LogOutAction.self, LoadAction.self)
+}
+
+/// A Ducks store of names, as the shared action-log suites drive it.
+package struct DucksBasket: LoggedStore {
+    package typealias Input = any Action
+    package typealias Snapshot = Basket
+
+    /// The store's state.
+    package struct Basket: DucksStyle.StateType, NameList {
+        package var items: [String]
+
+        package init(items: [String]) {
+            self.items = items
+        }
+    }
+
+    /// Appends a name.
+    package struct Put: Action, Codable, NamedInput {
+        package let name: String
+    }
+
+    /// Appends each name put; the changed one skips a name already listed.
+    private struct Appender: Reducer {
+        package let applied: Recorder<String>
+        package let deduplicates: Bool
+
+        package func reduce(_ state: Basket, action: Action) -> Basket {
+            guard let put = action as? Put else { return state }
+            applied.append(put.name)
+            var state = state
+            if !(deduplicates && state.items.contains(put.name)) { state.items.append(put.name) }
+            return state
+        }
+    }
+
+    package static let module = "DucksStyle"
+    package static let observersHearCurrentState = false
+    package static let coding = InputCoding<any Action>(Put.self)
+
+    package let store: Store<Basket>
+    private let reduced = Recorder<String>()
+
+    package init(items: [String], changed: Bool) {
+        store = Store(
+            reducer: Appender(applied: reduced, deduplicates: changed), state: Basket(items: items), middlewares: [])
+    }
+
+    package static func input(_ name: String) -> any Action { Put(name: name) }
+
+    package var object: AnyObject { store }
+
+    package var present: Basket { store.currentState }
+
+    package var applied: [String] { reduced.values }
+
+    package func attach(_ log: Log) -> Disposable { store.attach(log) }
+
+    package func send(_ name: String) { store.dispatch(Put(name: name)) }
+
+    /// Subscribes to `newState`: every state after an action, none at once.
+    package func observe(_ observer: @escaping @Sendable (Basket) -> Void) -> Disposable {
+        store.newState.subscribe(onNext: observer)
+    }
+
+    package func replay(_ recording: ActionRecording<any Action, Basket>) throws(ReplayMismatch) {
+        try store.replay(recording)
+    }
 }
