@@ -308,24 +308,10 @@ extension Conformance {
 /// A source whose values are observed through a `for await` bridge.
 struct BridgedSource<Element: Sendable>: Sendable {
     let object: AnyObject & Sendable
-    let current: (@Sendable () -> Int)?
+    var current: (@Sendable () -> Int)? = nil
     let send: @Sendable (Int) -> Void
     let values: @Sendable () -> ObservedValues<Element>
     let value: @Sendable (Element) -> Int
-
-    init(
-        object: AnyObject & Sendable,
-        current: (@Sendable () -> Int)? = nil,
-        send: @escaping @Sendable (Int) -> Void,
-        values: @escaping @Sendable () -> ObservedValues<Element>,
-        value: @escaping @Sendable (Element) -> Int
-    ) {
-        self.object = object
-        self.current = current
-        self.send = send
-        self.values = values
-        self.value = value
-    }
 }
 
 extension BridgedSource where Element == Int {

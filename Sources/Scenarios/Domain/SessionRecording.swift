@@ -1,11 +1,38 @@
 import StateConformance
 import StateCore
+import StateInspector
 
 /// The session scenario recorded with each flavour's action log, and
 /// replayed: `state-tour --record FILE` and `--replay FILE`.
 package enum SessionRecording {
     /// The most entries a session log keeps: the session's are about 105.
     static let capacity = 1_000
+
+    /// What starts recording a session: attaches a fresh log with `attach`,
+    /// and returns what exports it as JSON Lines through `inputs`, each line
+    /// carrying the name it was started with.
+    static func recorder<Input, State: Encodable & Sendable>(
+        inputs: InputCoding<Input>, attach: @escaping @Sendable (ActionLog<Input, State>) -> Void
+    ) -> @Sendable (String) -> @Sendable () throws -> String {
+        { name in
+            let log = ActionLog<Input, State>(capacity: capacity)
+            attach(log)
+            return { try log.exportJSONLines(inputs: inputs, name: name) }
+        }
+    }
+
+    /// Reads the recording named `name` in `text` through `inputs` and
+    /// replays it with `replay`.
+    ///
+    /// - Returns: The number of inputs replayed.
+    static func replay<Input, State: Decodable>(
+        _ text: String, name: String, inputs: InputCoding<Input>,
+        into replay: (ActionRecording<Input, State>) throws -> Void
+    ) throws -> Int {
+        let recording = try ActionRecording<Input, State>(jsonLines: text, inputs: inputs, name: name)
+        try replay(recording)
+        return recording.steps.count
+    }
 
     /// Runs the session's fixture in each of `flavours` on a test scheduler
     /// with an action log attached to its store.

@@ -220,23 +220,19 @@ package enum DeltaDriver: FlavourDriver {
                 }
             },
             subscribe: { onState in store.state.subscribe { onState($0.snapshot) } },
-            startRecording: { name in
-                let log = ActionLog<any ActionType<DeltaScenarios.Session>, SessionSnapshot>(
-                    capacity: SessionRecording.capacity)
-                store.attach(log, snapshot: { $0.snapshot })
-                return { try log.exportJSONLines(inputs: DeltaScenarios.sessionInputs, name: name) }
+            startRecording: SessionRecording.recorder(inputs: DeltaScenarios.sessionInputs) {
+                store.attach($0, snapshot: \.snapshot)
             })
     }
 
     package static let sourceFile = URL(fileURLWithPath: #filePath)
 
     package static func replaySession(_ text: String, name: String) throws -> Int {
-        let recording = try ActionRecording<any ActionType<DeltaScenarios.Session>, SessionSnapshot>(
-            jsonLines: text, inputs: DeltaScenarios.sessionInputs, name: name)
         // Plain actions only: the recording holds what the log-in action dispatched.
-        try DeltaScenarios.SessionStore(state: ObservableProperty(DeltaScenarios.Session()))
-            .replay(recording, snapshot: \.snapshot)
-        return recording.steps.count
+        try SessionRecording.replay(text, name: name, inputs: DeltaScenarios.sessionInputs) {
+            try DeltaScenarios.SessionStore(state: ObservableProperty(DeltaScenarios.Session()))
+                .replay($0, snapshot: \.snapshot)
+        }
     }
 }
 

@@ -253,36 +253,32 @@ package enum DucksDriver: FlavourDriver {
             middlewares: TimelineMiddleware<DucksScenarios.AppState>.chain(for: recorder)
                 + [DucksScenarios.LoadMiddleware(scheduler: effects, tick: tick)]
         )
-        return harness(store, snapshot: \.snapshot) { input in
+        let record = SessionRecording.recorder(inputs: DucksScenarios.sessionInputs) { store.attach($0) }
+        return harness(store, snapshot: \.snapshot, startRecording: record) { input in
             switch input {
             case .logIn: store.dispatch(ActionCreator.logIn())
             case .cancel: store.dispatch(ActionCreator.cancel())
             case .logOut: store.dispatch(ActionCreator.logOut())
             }
-        } startRecording: { name in
-            let log = ActionLog<any Action, DucksScenarios.AppState>(capacity: SessionRecording.capacity)
-            store.attach(log)
-            return { try log.exportJSONLines(inputs: DucksScenarios.sessionInputs, name: name) }
         }
     }
 
     package static let sourceFile = URL(fileURLWithPath: #filePath)
 
     package static func replaySession(_ text: String, name: String) throws -> Int {
-        let recording = try ActionRecording<any Action, DucksScenarios.AppState>(
-            jsonLines: text, inputs: DucksScenarios.sessionInputs, name: name)
         // No middleware: the recording holds what the load middleware dispatched.
-        try Store(reducer: DucksScenarios.AppReducer(), state: DucksScenarios.AppState(), middlewares: [])
-            .replay(recording)
-        return recording.steps.count
+        try SessionRecording.replay(text, name: name, inputs: DucksScenarios.sessionInputs) {
+            try Store(reducer: DucksScenarios.AppReducer(), state: DucksScenarios.AppState(), middlewares: [])
+                .replay($0)
+        }
     }
 
     /// A harness on `store`, observed through its `state` observable.
     private static func harness<StateType: State & Sendable, Input: Sendable, Snapshot: Equatable & Sendable>(
         _ store: Store<StateType>,
         snapshot: @escaping @Sendable (StateType) -> Snapshot,
-        send: @escaping @Sendable (Input) -> Void,
-        startRecording: (@Sendable (String) -> @Sendable () throws -> String)? = nil
+        startRecording: (@Sendable (String) -> @Sendable () throws -> String)? = nil,
+        send: @escaping @Sendable (Input) -> Void
     ) -> DriverHarness<Input, Snapshot> {
         DriverHarness(
             .ducks, current: { snapshot(store.currentState) }, send: send,

@@ -157,7 +157,8 @@ package enum ReactorDriver: FlavourDriver {
         effects: Scheduler, tick: Duration, recorder: TimelineRecorder?
     ) -> DriverHarness<SessionInput, SessionSnapshot> {
         let core = Core(state: ReactorScenarios.Session())
-        return harness(core, snapshot: \.snapshot) { input in
+        let record = SessionRecording.recorder(inputs: ReactorScenarios.sessionInputs) { core.attach($0) }
+        return harness(core, snapshot: \.snapshot, startRecording: record) { input in
             switch input {
             case .logIn:
                 core.fire(event: ReactorScenarios.LogIn())
@@ -167,21 +168,16 @@ package enum ReactorDriver: FlavourDriver {
             case .logOut:
                 core.fire(event: ReactorScenarios.LogOut())
             }
-        } startRecording: { name in
-            let log = ActionLog<any Event, ReactorScenarios.Session>(capacity: SessionRecording.capacity)
-            core.attach(log)
-            return { try log.exportJSONLines(inputs: ReactorScenarios.sessionInputs, name: name) }
         }
     }
 
     package static let sourceFile = URL(fileURLWithPath: #filePath)
 
     package static func replaySession(_ text: String, name: String) throws -> Int {
-        let recording = try ActionRecording<any Event, ReactorScenarios.Session>(
-            jsonLines: text, inputs: ReactorScenarios.sessionInputs, name: name)
         // Events only: the recording holds what the load command fired.
-        try Core(state: ReactorScenarios.Session()).replay(recording)
-        return recording.steps.count
+        try SessionRecording.replay(text, name: name, inputs: ReactorScenarios.sessionInputs) {
+            try Core(state: ReactorScenarios.Session()).replay($0)
+        }
     }
 
     /// Whether a subscriber added the default way (`add(subscriber:)`, the
@@ -207,8 +203,8 @@ package enum ReactorDriver: FlavourDriver {
     private static func harness<StateType: State & Sendable, Input: Sendable, Snapshot: Equatable & Sendable>(
         _ core: Core<StateType>,
         snapshot: @escaping @Sendable (StateType) -> Snapshot,
-        send: @escaping @Sendable (Input) -> Void,
-        startRecording: (@Sendable (String) -> @Sendable () throws -> String)? = nil
+        startRecording: (@Sendable (String) -> @Sendable () throws -> String)? = nil,
+        send: @escaping @Sendable (Input) -> Void
     ) -> DriverHarness<Input, Snapshot> {
         let notifyScheduler = ImmediateScheduler()
         return DriverHarness(

@@ -60,7 +60,11 @@ package enum ReceiverDriver: FlavourDriver {
         typealias Step = ReceiverScenarios.SessionStep
         let (steps, receiver) = Receiver<Step>.make()
         let loading = RunningEffect()
-        return harness(receiver, initial: SessionFixture.initial, apply: ReceiverScenarios.apply) { input in
+        let record = SessionRecording.recorder(inputs: InputCoding(Step.self)) { receiver.attach($0) }
+        return harness(
+            receiver, initial: SessionFixture.initial, apply: ReceiverScenarios.apply, startRecording: record
+        ) {
+            input in
             steps.broadcast(.input(input))
             switch input {
             case .logIn:
@@ -78,10 +82,6 @@ package enum ReceiverDriver: FlavourDriver {
             case .logOut:
                 break
             }
-        } startRecording: { name in
-            let log = ActionLog<Step, Step>(capacity: SessionRecording.capacity)
-            receiver.attach(log)
-            return { try log.exportJSONLines(inputs: InputCoding(Step.self), name: name) }
         }
     }
 
@@ -89,10 +89,10 @@ package enum ReceiverDriver: FlavourDriver {
 
     package static func replaySession(_ text: String, name: String) throws -> Int {
         typealias Step = ReceiverScenarios.SessionStep
-        let recording = try ActionRecording<Step, Step>(jsonLines: text, inputs: InputCoding(Step.self), name: name)
-        let (transmitter, _) = Receiver<Step>.make()
-        try transmitter.replay(recording)
-        return recording.steps.count
+        return try SessionRecording.replay(text, name: name, inputs: InputCoding(Step.self)) {
+            let (transmitter, _) = Receiver<Step>.make()
+            try transmitter.replay($0)
+        }
     }
 
     /// A harness whose inputs are broadcast as steps to `steps`, which a
@@ -101,8 +101,8 @@ package enum ReceiverDriver: FlavourDriver {
         _ steps: Receiver<Step>,
         initial: Snapshot,
         apply: @escaping @Sendable (Step, inout Snapshot) -> Void,
-        send: @escaping @Sendable (Input) -> Void,
-        startRecording: (@Sendable (String) -> @Sendable () throws -> String)? = nil
+        startRecording: (@Sendable (String) -> @Sendable () throws -> String)? = nil,
+        send: @escaping @Sendable (Input) -> Void
     ) -> DriverHarness<Input, Snapshot> {
         let state = LockedValue(initial)
         // `map` runs once per step, in broadcast order: the registry
