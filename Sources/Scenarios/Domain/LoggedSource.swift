@@ -198,3 +198,32 @@ extension LoggedSource {
         (input as? any NamedInput)?.name
     }
 }
+
+/// A store of names that is one of the package's stores: the object a log
+/// must not keep alive, the present, attaching and replaying are the
+/// store's own.
+package protocol StoreBacked: LoggedStore {
+    /// The store's type.
+    associatedtype Backing: Replayable & Source & AnyObject
+    where Backing.RecordedInput == Input, Backing.RecordedState == Snapshot, Backing.Value == Snapshot
+
+    /// The store.
+    var backing: Backing { get }
+}
+
+extension StoreBacked {
+    package var object: AnyObject { backing }
+
+    package var present: Snapshot {
+        guard let present = backing.currentValue else { preconditionFailure("a store keeps a current state") }
+        return present
+    }
+
+    package func attach(_ log: Log) -> Disposable {
+        backing.attach(log)
+    }
+
+    package func replay(_ recording: ActionRecording<Input, Snapshot>) throws(ReplayMismatch) {
+        try backing.replay(recording)
+    }
+}

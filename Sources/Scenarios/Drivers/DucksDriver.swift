@@ -329,7 +329,7 @@ extension DucksScenarios {
 }
 
 /// A Ducks store of names, as the shared action-log suites drive it.
-package struct DucksBasket: LoggedStore {
+package struct DucksBasket: StoreBacked {
     package typealias Input = any Action
     package typealias Snapshot = Basket
 
@@ -365,32 +365,22 @@ package struct DucksBasket: LoggedStore {
     package static let observersHearCurrentState = false
     package static let coding = InputCoding<any Action>(Put.self)
 
-    package let store: Store<Basket>
+    package let backing: Store<Basket>
     private let reduced = Recorder<String>()
 
     package init(items: [String], changed: Bool) {
-        store = Store(
+        backing = Store(
             reducer: Appender(applied: reduced, deduplicates: changed), state: Basket(items: items), middlewares: [])
     }
 
     package static func input(_ name: String) -> any Action { Put(name: name) }
 
-    package var object: AnyObject { store }
-
-    package var present: Basket { store.currentState }
-
     package var applied: [String] { reduced.values }
 
-    package func attach(_ log: Log) -> Disposable { store.attach(log) }
-
-    package func send(_ name: String) { store.dispatch(Put(name: name)) }
+    package func send(_ name: String) { backing.dispatch(Put(name: name)) }
 
     /// Subscribes to `newState`: every state after an action, none at once.
     package func observe(_ observer: @escaping @Sendable (Basket) -> Void) -> Disposable {
-        store.newState.subscribe(onNext: observer)
-    }
-
-    package func replay(_ recording: ActionRecording<any Action, Basket>) throws(ReplayMismatch) {
-        try store.replay(recording)
+        backing.newState.subscribe(onNext: observer)
     }
 }

@@ -248,7 +248,7 @@ extension ReactorScenarios {
 }
 
 /// A Reactor core of names, as the shared action-log suites drive it.
-package struct ReactorBasket: LoggedStore {
+package struct ReactorBasket: StoreBacked {
     package typealias Input = any Event
     package typealias Snapshot = Basket
 
@@ -297,35 +297,25 @@ package struct ReactorBasket: LoggedStore {
     package static let observersHearCurrentState = true
     package static let coding = InputCoding<any Event>(Put.self)
 
-    package let core: Core<Basket>
+    package let backing: Core<Basket>
     private let reacted = Recorder<String>()
 
     package init(items: [String], changed: Bool) {
-        core = Core(state: Basket(items: items, deduplicates: changed, reacted: reacted))
+        backing = Core(state: Basket(items: items, deduplicates: changed, reacted: reacted))
     }
 
     package static func input(_ name: String) -> any Event { Put(name: name) }
 
-    package var object: AnyObject { core }
-
-    package var present: Basket { core.state }
-
     package var applied: [String] { reacted.values }
 
-    package func attach(_ log: Log) -> Disposable { core.attach(log) }
-
-    package func send(_ name: String) { core.fire(event: Put(name: name)) }
+    package func send(_ name: String) { backing.fire(event: Put(name: name)) }
 
     /// Adds a subscriber on an immediate scheduler.
     ///
     /// It hears the current state, then every state, inside the core's work.
     package func observe(_ observer: @escaping @Sendable (Basket) -> Void) -> Disposable {
         let watcher = ClosureSubscriber(observer)
-        core.add(subscriber: watcher, notifyOn: ImmediateScheduler())
-        return Disposables.create { [weak core] in core?.remove(subscriber: watcher) }
-    }
-
-    package func replay(_ recording: ActionRecording<any Event, Basket>) throws(ReplayMismatch) {
-        try core.replay(recording)
+        backing.add(subscriber: watcher, notifyOn: ImmediateScheduler())
+        return Disposables.create { [weak backing] in backing?.remove(subscriber: watcher) }
     }
 }
