@@ -83,8 +83,8 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
     /// `entries.count`, readable from any thread.
     @usableFromInline let entryCount = Atomic<Int>(0)
     /// What `LiveSubscriptions` calls the source this registry serves; set
-    /// by its owner while it is made, before any other thread sees it.
-    @usableFromInline @exclusivity(unchecked) package var liveLabel = LiveLabel()
+    /// once, by its owner while it is made (``label(_:)``).
+    @usableFromInline @exclusivity(unchecked) var liveLabel = LiveLabel()
     /// Whether the table of live registries holds this registry: only one
     /// made once a tool had asked (see `LiveRegistries`).
     @usableFromInline let isTracked: Bool
@@ -469,8 +469,23 @@ public final class ObserverRegistry<Value>: @unchecked Sendable {
 }
 
 extension ObserverRegistry: LiveCounted {
-    /// The handlers counted for `LiveSubscriptions`, and the source's label.
+    /// The handlers counted for `LiveSubscriptions`, and the source's label;
+    /// read under the live table's lock.
     package var liveTally: (count: Int, label: LiveLabel) {
         (count, liveLabel)
+    }
+
+    /// Names the source this registry serves, for `LiveSubscriptions`.
+    ///
+    /// Called once, by the owner while it is made. A registry already in the
+    /// live table (made once a tool had asked) may be read there from
+    /// another thread at any time, so its label is written under the
+    /// table's lock; any other is seen by no other thread yet.
+    package func label(_ label: LiveLabel) {
+        guard isTracked else {
+            liveLabel = label
+            return
+        }
+        LiveRegistries.withTableLocked { liveLabel = label }
     }
 }

@@ -5,6 +5,7 @@ import Foundation
 import ReactorStyle
 import ReceiverStyle
 import StateInspector
+import Synchronization
 import TestSupport
 import Testing
 
@@ -235,6 +236,64 @@ struct LiveSubscriptionsTests {
 
 /// Nothing is paid before the first question; each check runs in a process
 /// of its own (an exit test), where no question has been asked yet.
+@Suite("LiveSubscriptions: asked while sources are made and released")
+struct LiveSubscriptionsWhileMakingTests {
+    /// Runs in a process of its own.
+    ///
+    /// A deadlock there holds the live table's lock, which every source made
+    /// afterwards takes. The child gives up after two minutes (exit 3)
+    /// rather than hang; a data race found by the thread sanitizer fails its
+    /// exit status too.
+    @Test(
+        "one thread makes and releases sources of every flavour while another asks: no deadlock, every source named"
+    )
+    func askedWhileMakingAndReleasing() async {
+        await #expect(processExitsWith: .success) {
+            // The first question: from now on every source made is in the
+            // table, where the other thread reads it while it is labelled
+            // and while its last reference goes.
+            _ = LiveSubscriptions.sources
+            let flavours: Set = ["ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle"]
+            let unnamed = Recorder<String>()
+            let made = Atomic<Bool>(false)
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                onThreads(2) { thread in
+                    if thread == 0 {
+                        for _ in 0..<1_000 {
+                            let core = Core(state: Level())
+                            let label = LevelLabel()
+                            core.add(subscriber: label, notifyOn: ImmediateScheduler())
+                            let relay = PublishRelay<Int>()
+                            let property = ObservableProperty(0)
+                            // Many sources let go of at once, while the
+                            // other thread walks the table.
+                            let receivers = (0..<20).map { _ in Receiver<Int>.make().1 }
+                            let kept =
+                                [relay.subscribe(onNext: { _ in }), property.subscribe { _ in }]
+                                + receivers.map { $0.listen { _ in } }
+                            withExtendedLifetime((kept, label, receivers)) {}
+                        }
+                        made.store(true, ordering: .releasing)
+                    } else {
+                        while !made.load(ordering: .acquiring) {
+                            for source in LiveSubscriptions.sources where !flavours.contains(source.flavour) {
+                                unnamed.append("\(source.flavour) \(source.type)")
+                            }
+                        }
+                    }
+                }
+                done.signal()
+            }.start()
+            guard done.wait(timeout: .now() + 120) == .success else { exit(3) }
+            guard unnamed.values.isEmpty else {
+                FileHandle.standardError.write(Data("unnamed: \(Set(unnamed.values))\n".utf8))
+                exit(1)
+            }
+        }
+    }
+}
+
 @Suite("LiveSubscriptions: nothing until a tool asks")
 struct LiveSubscriptionsFirstQuestionTests {
     @Test("a source made before the first question is not in the whole-process tally; one made after is")

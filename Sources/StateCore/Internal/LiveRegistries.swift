@@ -8,8 +8,9 @@ import Synchronization
 /// source formats no name.
 @usableFromInline
 package struct LiveLabel: @unchecked Sendable {
-    // Safe to share: written once, while the registry is made, before any
-    // other thread can see it; read-only afterwards.
+    // Safe to share: written once, while the registry is made (for a
+    // registry in the table, under the table's lock, where it is read);
+    // read-only afterwards.
     package var flavour: StaticString = "StateCore"
     package var type: Any.Type?
     package var note: StaticString = ""
@@ -62,12 +63,14 @@ package enum LiveRegistries {
 
     /// One registry alive, as the table knows it.
     private struct Entry: @unchecked Sendable {
-        // Safe to share: the reference is only used under the table's lock,
-        // while the registry is alive (its deinit leaves the table under
-        // that lock, and a registry is only in the table while alive).
-        /// The registry, unretained (so no release here can run a deinit
-        /// while the table is locked).
-        let registry: Unmanaged<AnyObject>
+        // Safe to share: a weak reference is loaded atomically, and only
+        // under the table's lock.
+        /// The registry, held weakly: a reader takes it strongly only while
+        /// it lives (a registry whose last reference went is being released,
+        /// and its deinit waits for the table's lock to leave the table), and
+        /// lets go of it outside the lock, where a last release may run its
+        /// deinit.
+        weak var registry: AnyObject?
     }
 
     private struct Table: Sendable {
@@ -120,9 +123,9 @@ package enum LiveRegistries {
 
     /// Reads `registry`'s count and label.
     ///
-    /// Only reads: under the table's lock, a registry being released may
-    /// be read (its deinit waits for the lock to leave the table), never
-    /// retained beyond the call.
+    /// Called under the table's lock (a label is written under it), with
+    /// `registry` held strongly by the caller: a reference this takes and
+    /// drops is never the last.
     private static func read(_ registry: AnyObject) -> Reading? {
         guard let counted = registry as? any LiveCounted else { return nil }
         let (count, label) = counted.liveTally
@@ -135,10 +138,13 @@ package enum LiveRegistries {
     /// question; see the type's overview).
     package static var tallies: [Tally] {
         startTracking()
-        let readings = table.modify { table in
-            table.entries.values.compactMap { $0.registry._withUnsafeGuaranteedRef(read) }
+        let (alive, readings) = table.modify { table in
+            let alive = table.entries.values.compactMap(\.registry)
+            return (alive, alive.compactMap(read))
         }
-        return readings.map { $0.tally() }
+        // Let go here, outside the lock: a registry whose owner let go of
+        // it meanwhile is released now, and its deinit leaves the table.
+        return withExtendedLifetime(alive) { readings.map { $0.tally() } }
     }
 
     /// Runs `body` in a new scope, and returns what it left subscribed.
@@ -187,11 +193,17 @@ package enum LiveRegistries {
             // before counts those the body added (whether it was made before
             // the first question or after).
             let madeIdentities = Set(made.map(ObjectIdentifier.init))
-            let madeTallies = made.compactMap { read($0)?.tally() }
-            let addedTallies = added.compactMap { identity, found -> Tally? in
-                guard !madeIdentities.contains(identity) else { return nil }
-                return read(found.registry)?.tally(counting: found.subscriptions)
+            let (madeReadings, addedReadings) = table.modify { _ in
+                (
+                    made.compactMap(read),
+                    added.compactMap { identity, found -> (Reading, [any Disposable])? in
+                        guard !madeIdentities.contains(identity) else { return nil }
+                        return read(found.registry).map { ($0, found.subscriptions) }
+                    }
+                )
             }
+            let madeTallies = madeReadings.map { $0.tally() }
+            let addedTallies = addedReadings.map { $0.tally(counting: $1) }
             return (madeTallies + addedTallies).filter { $0.count > 0 }
         }
     }
@@ -201,7 +213,7 @@ package enum LiveRegistries {
     /// - Parameter registry: The registry, still in its initialiser.
     static func register(_ registry: AnyObject) {
         table.modify { table in
-            table.entries[ObjectIdentifier(registry)] = Entry(registry: Unmanaged.passUnretained(registry))
+            table.entries[ObjectIdentifier(registry)] = Entry(registry: registry)
         }
         // With no scope open anywhere, no task local is read.
         if scopesAreOpen, let scope = currentScope {
@@ -220,5 +232,12 @@ package enum LiveRegistries {
     /// Forgets a registry being released.
     static func unregister(_ registry: ObjectIdentifier) {
         table.modify { $0.entries[registry] = nil }
+    }
+
+    /// Runs `body` holding the table's lock: a tracked registry's label is
+    /// written there, since a reader may already find the registry in the
+    /// table while its owner is still being made.
+    static func withTableLocked(_ body: () -> Void) {
+        table.modify { _ in body() }
     }
 }

@@ -73,12 +73,14 @@ package struct StateSource<Memory: SourceMemory>: @unchecked Sendable {
         note: StaticString = "",
         released: (@Sendable () -> Set<ObjectIdentifier>)? = nil
     ) {
-        // A store into the registry, made with its owner, before any other
-        // thread sees it: no name is formatted, no table touched.
-        registry.liveLabel.flavour = flavour
-        registry.liveLabel.type = type
-        registry.liveLabel.note = note
-        registry.liveLabel.released = released
+        // No name is formatted; the table's lock is taken only for a
+        // registry in the table (made once a tool had asked).
+        var label = LiveLabel()
+        label.flavour = flavour
+        label.type = type
+        label.note = note
+        label.released = released
+        registry.label(label)
     }
 
     /// What the source keeps now, as of the last value delivered.
