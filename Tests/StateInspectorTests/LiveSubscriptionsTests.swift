@@ -23,6 +23,15 @@ private final class LevelLabel: ReactorStyle.Subscriber, Sendable {
     func update(with state: Level) {}
 }
 
+private struct Bump: ReactorStyle.Event {}
+
+/// A subscriber that runs `ask` on every state it is sent.
+private final class AskingSubscriber: ReactorStyle.Subscriber, Sendable {
+    let ask: @Sendable () -> Void
+    init(_ ask: @escaping @Sendable () -> Void) { self.ask = ask }
+    func update(with state: Level) { ask() }
+}
+
 /// The state of the one core the released-subscriber test makes, so that no
 /// other test's core has its type.
 private struct Badge: ReactorStyle.State, Sendable {
@@ -290,6 +299,51 @@ struct LiveSubscriptionsWhileMakingTests {
                 FileHandle.standardError.write(Data("unnamed: \(Set(unnamed.values))\n".utf8))
                 exit(1)
             }
+        }
+    }
+
+    @Test("asked from inside an observer of every flavour, while another thread releases sources: it answers")
+    func askedFromInsideObservers() async {
+        await #expect(processExitsWith: .success) {
+            _ = LiveSubscriptions.sources
+            let answers = Recorder<Int>()
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                onThreads(2) { thread in
+                    for round in 0..<200 {
+                        if thread == 0 {
+                            // Sources made and let go of meanwhile.
+                            let receivers = (0..<10).map { _ in Receiver<Int>.make() }
+                            withExtendedLifetime(receivers) {}
+                            continue
+                        }
+                        let core = Core(state: Level())
+                        let asker = AskingSubscriber { answers.append(LiveSubscriptions.sources.count) }
+                        core.add(subscriber: asker, notifyOn: ImmediateScheduler())
+                        let relay = PublishRelay<Int>()
+                        let (transmitter, receiver) = Receiver<Int>.make()
+                        let property = ObservableProperty(0)
+                        let kept = [
+                            relay.subscribe(onNext: { _ in answers.append(LiveSubscriptions.sources.count) }),
+                            receiver.listen { _ in
+                                let left = LiveSubscriptions.scope { _ = relay.subscribe(onNext: { _ in }) }
+                                answers.append(left.count)
+                            },
+                            property.subscribe { _ in answers.append(LiveSubscriptions.count()) },
+                        ]
+                        relay.accept(round)
+                        transmitter.broadcast(round)
+                        property.value = round
+                        core.fire(event: Bump())
+                        core.remove(subscriber: asker)
+                        for subscription in kept { subscription.dispose() }
+                    }
+                }
+                done.signal()
+            }.start()
+            guard done.wait(timeout: .now() + 120) == .success else { exit(3) }
+            // Reactor: the current state on joining and one update; the others one each.
+            guard answers.values.count == 200 * 5 else { exit(1) }
         }
     }
 }
