@@ -22,7 +22,16 @@ extension Conformance {
     /// The races are races of logic (an atomic load and then a store, a lock
     /// per sending thread), never memory races, so the thread sanitizer run
     /// stays meaningful. All but the fault is StateCore's registry.
+    ///
+    /// Each fault is there twice over: on its own, and behind every bridge
+    /// to another flavour's way of observing that can see it
+    /// (`… → Ducks Observable`), since a bridge must neither hide its
+    /// origin's fault nor add one.
     package static var faultSources: [FaultSource] {
+        plainFaults + gatedQueueFaults + faultBridges
+    }
+
+    private static var plainFaults: [FaultSource] {
         [
             fault("delivery serialised per sending thread only", rule: "C3") {
                 LockPerThreadSource()
@@ -52,7 +61,41 @@ extension Conformance {
             },
             fault("a current value that is stale inside a callback", rule: "C8") { StaleCurrentSource() },
             fault("values lost under two senders", rule: "C14") { LosingSource() },
-        ] + gatedQueueFaults
+        ]
+    }
+
+    private static var faultBridges: [FaultSource] {
+        [
+            bridgedFault("delivery serialised per sending thread only", rule: "C3") { LockPerThreadSource() },
+            bridgedFault("a replay read after joining (duplicates a value sent meanwhile)", rule: "C7") {
+                RecentSource(replayLast: 3, readsReplayAfterJoining: true)
+            },
+            bridgedFault("a store that traps on concurrent dispatches", rule: "C2", crashes: true) {
+                TrappingStore()
+            },
+            bridgedFault("a recursive re-entrant send", rule: "C5") { RecursiveSource() },
+            bridgedFault("dispose() returns before the handler is removed", rule: "C9") { LateRemovalSource() },
+            bridgedFault("disposed handlers are kept", rule: "C11") { KeepingSource() },
+            bridgedFault("a .last(3) source that replays nothing", rule: "C7") { RecentSource(replayLast: 0) },
+            bridgedFault("a current value that is stale inside a callback", rule: "C8") { StaleCurrentSource() },
+            bridgedFault("values lost under two senders", rule: "C14") { LosingSource() },
+        ].flatMap { $0 }
+    }
+
+    /// The fault behind each bridge whose target can see it.
+    private static func bridgedFault<Instance: FaultyInstance>(
+        _ name: String,
+        rule: String,
+        crashes: Bool = false,
+        make: @escaping @Sendable () -> Instance
+    ) -> [FaultSource] {
+        let origin = BridgeOrigin<Instance>(name: name, own: nil) {
+            let instance = make()
+            return (instance, { instance.send($0) })
+        }
+        return BridgeTarget.allCases.filter { $0.passesOn(rule) }.map { target in
+            FaultSource(source: bridge(origin, to: target), rule: rule, crashes: crashes)
+        }
     }
 
     private static func fault<Instance: FaultyInstance>(

@@ -10,10 +10,12 @@ import Synchronization
 extension Conformance {
     /// Every source the package offers, adapted to the rules: each
     /// Receiver strategy and operator, the Ducks store's observables, relays
-    /// and operators, Delta's property and store, and a Reactor core with an
-    /// immediate, a queue and a `nil`-queue subscriber.
+    /// and operators, Delta's property and store, a Reactor core with an
+    /// immediate, a queue and a `nil`-queue subscriber, the `for await`
+    /// bridges, and every flavour's source seen through every other
+    /// flavour's way of observing.
     package static var packageSources: [ConformanceSource] {
-        receiverSources + ducksSources + deltaSources + reactorSources + bridgeSources
+        receiverSources + ducksSources + deltaSources + reactorSources + bridgeSources + crossFlavourBridges
     }
 
     // MARK: Receiver

@@ -60,7 +60,12 @@ public final class Receiver<Wave> {
     @usableFromInline let strategy: Strategy
     /// The listeners, and the waves kept for replay (none for a hot
     /// receiver).
+    ///
+    /// Unused by a receiver made from another source.
     @usableFromInline let source: StateSource<RecentValues<Wave>>
+    /// The source a receiver made by ``make(from:)`` listens to; nil for a
+    /// receiver with its own transmitter.
+    @usableFromInline let origin: ReceiverOrigin<Wave>?
     /// The attached action log's recorder, if any.
     ///
     /// Only touched in the receiver's order. With none attached, a wave pays one load.
@@ -75,7 +80,18 @@ public final class Receiver<Wave> {
     init(strategy: Strategy) {
         self.strategy = strategy
         source = StateSource(RecentValues(limit: strategy.replayLimit))
+        origin = nil
         source.label(flavour: "ReceiverStyle", type: Receiver<Wave>.self)
+    }
+
+    /// A receiver whose listeners listen to `origin`; its own source stays
+    /// unused and unlabelled (so `LiveSubscriptions` counts the listeners
+    /// once, in the origin).
+    @usableFromInline
+    init(origin: ReceiverOrigin<Wave>?, strategy: Strategy) {
+        self.strategy = strategy
+        source = StateSource(RecentValues(limit: 0))
+        self.origin = origin
     }
 
     /// A receiver only ever broadcast to from inside `upstream`'s deliveries
@@ -84,6 +100,7 @@ public final class Receiver<Wave> {
     init<Upstream>(strategy: Strategy, derivedFrom upstream: Receiver<Upstream>) {
         self.strategy = strategy
         source = StateSource(RecentValues(limit: strategy.replayLimit), sharingOrderOf: upstream.source)
+        origin = nil
         source.label(flavour: "ReceiverStyle", type: Receiver<Wave>.self, note: "(an operator's)")
     }
 
@@ -128,7 +145,8 @@ public final class Receiver<Wave> {
     @inlinable
     @discardableResult
     public func listen(to handle: @escaping (Wave) -> Void) -> Disposable {
-        source.add(replaying: true, handle)
+        if let origin { return origin.observe(handle) }
+        return source.add(replaying: true, handle)
     }
 
     @inlinable
@@ -245,10 +263,23 @@ extension Receiver {
     /// its transmitter. `Transmitter` is `Sendable` when `Wave` is.
     public struct Transmitter {
         @usableFromInline let receiver: Receiver
+        /// The send of the source a transmitter made by
+        /// ``Receiver/make(feeding:)`` feeds; nil for a transmitter of its
+        /// own receiver.
+        @usableFromInline let target: (@Sendable (Wave) -> Void)?
 
         @usableFromInline
         init(_ receiver: Receiver) {
             self.receiver = receiver
+            target = nil
+        }
+
+        /// A transmitter whose waves go to `target`; its receiver, hot and
+        /// unlabelled, hears nothing.
+        @usableFromInline
+        init(feeding target: @escaping @Sendable (Wave) -> Void) {
+            receiver = Receiver(origin: nil, strategy: .hot)
+            self.target = target
         }
 
         /// Sends `wave` to every listener of the receiver, and records it
@@ -266,7 +297,11 @@ extension Receiver {
         /// - Parameter wave: The value to send.
         @inlinable
         public func broadcast(_ wave: Wave) {
-            receiver.broadcast(wave)
+            if let target {
+                target(wave)
+            } else {
+                receiver.broadcast(wave)
+            }
         }
     }
 }
@@ -279,15 +314,18 @@ extension Receiver: Source {
     /// less, as for a hot receiver), every wave for ``Strategy/cold`` (and
     /// for `warm(upTo: Int.max)`).
     public var replay: Replay {
-        switch strategy.replayLimit {
+        if let origin { return origin.replay }
+        return switch strategy.replayLimit {
         case 0: .none
         case Int.max: .all
         case let limit: .last(limit)
         }
     }
 
-    /// Always `nil`: a receiver keeps waves to replay, but no current one.
-    public var currentValue: Wave? { nil }
+    /// `nil`: a receiver keeps waves to replay, but no current one.
+    ///
+    /// A receiver made from a source reads its origin's current value.
+    public var currentValue: Wave? { origin?.currentValue() }
 
     /// Adds a listener, exactly as ``listen(to:)`` does.
     ///
@@ -297,7 +335,7 @@ extension Receiver: Source {
     @inlinable
     @discardableResult
     public func observe(_ observer: @escaping (Wave) -> Void) -> Disposable {
-        source.add(replaying: true, observer)
+        listen(to: observer)
     }
 }
 
@@ -324,6 +362,6 @@ extension Receiver.Transmitter: Inlet {
     /// - Parameter wave: The value to send.
     @inlinable
     public func send(_ wave: Wave) {
-        receiver.broadcast(wave)
+        broadcast(wave)
     }
 }

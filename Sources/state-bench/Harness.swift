@@ -125,8 +125,12 @@ let floorFlavours = ["baseline.serial", "baseline"]
 /// their events (`baseline.weak.cast`); the Ducks store's reducers cast their
 /// actions (`baseline.cast`; `ducks` is the store in S3 and the relay
 /// elsewhere). A case uses it where its scenario measures it.
+///
+/// A bridged case (`delta→reactor`) is measured against the direct case of
+/// its origin (`delta`): what the bridge adds.
 func guaranteeFloor(of flavour: String) -> String? {
-    switch flavour {
+    if let arrow = flavour.firstIndex(of: "→") { return String(flavour[..<arrow]) }
+    return switch flavour {
     case "reactor", "reactor.log": "baseline.weak.cast"
     case "ducks.store", "ducks", "ducks.log": "baseline.cast"
     default: nil

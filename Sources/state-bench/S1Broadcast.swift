@@ -130,7 +130,57 @@ enum S1 {
                     let elapsed = time { for value in 0..<events { property.value = value } }
                     return Sample(elapsed: elapsed, ok: check(tallies))
                 },
-            ]
+            ] + (listeners == 1 ? bridged(events: events, make: make, check: check) : [])
         }
+    }
+
+    /// One bridge into each flavour's way of observing, from another
+    /// flavour's source (`<origin>→<target>`): measured against the direct
+    /// case of its origin in the same run.
+    static func bridged(
+        events: Int,
+        make: (String, @escaping @Sendable () -> Sample) -> BenchCase,
+        check: @escaping @Sendable ([Tally]) -> Bool
+    ) -> [BenchCase] {
+        [
+            make("receiver→ducks") {
+                let (transmitter, receiver) = Receiver<Int>.make()
+                let tally = Tally()
+                let subscription = receiver.asObservable().subscribe(onNext: tally.take)
+                let elapsed = time { for value in 0..<events { transmitter.broadcast(value) } }
+                subscription.dispose()
+                return Sample(elapsed: elapsed, ok: check([tally]))
+            },
+            make("delta→receiver") {
+                let property = ObservableProperty(0)
+                let tally = Tally()
+                Receiver.make(from: property).listen(to: tally.take)
+                let elapsed = time { for value in 0..<events { property.value = value } }
+                return Sample(elapsed: elapsed, ok: check([tally]))
+            },
+            make("ducks.relay→delta") {
+                let relay = PublishRelay<Int>()
+                let tally = Tally()
+                let subscription = relay.asProperty().subscribe(tally.take)
+                let elapsed = time { for value in 0..<events { relay.accept(value) } }
+                subscription.dispose()
+                return Sample(elapsed: elapsed, ok: check([tally]))
+            },
+            make("delta→reactor") {
+                let property = ObservableProperty(0)
+                let subscriber = IntSubscriber()
+                property.add(subscriber: subscriber, notifyOn: ImmediateScheduler())
+                let elapsed = time { for value in 0..<events { property.value = value } }
+                return Sample(elapsed: elapsed, ok: check([subscriber.tally]))
+            },
+        ]
+    }
+
+    /// A Reactor-style subscriber of a source of integers.
+    final class IntSubscriber: ReactorStyle.Subscriber, @unchecked Sendable {
+        // Safe to share: `tally` is immutable, and only the source's
+        // deliveries, one at a time, count into it.
+        let tally = Tally()
+        func update(with value: Int) { tally.take(value) }
     }
 }

@@ -135,9 +135,11 @@ guard faults else {
 if json {
     print(Scorecard.json(results))
 }
+// Wide enough for the longest name (a fault behind a bridge is long).
+let nameWidth = (faultSources.map(\.source.name) + twins.map(\.name)).map(\.count).max().map { $0 + 2 } ?? 66
 var caught = 0
 var missed: [String] = []
-if !json { print("fault".padding(toLength: 66, withPad: " ", startingAt: 0) + "rule  caught") }
+if !json { print("fault".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "rule  caught") }
 for fault in faultSources where ruleFilters.isEmpty || ruleFilters.contains(fault.rule) {
     let result = results.first { $0.source == fault.source.name && $0.rule == fault.rule }
     let failed = result?.failedRuns ?? 0
@@ -145,7 +147,7 @@ for fault in faultSources where ruleFilters.isEmpty || ruleFilters.contains(faul
     let verdict = "\(failed) of \(result?.runs ?? runs)" + (inconclusive > 0 ? " (\(inconclusive) inconclusive)" : "")
     if !json {
         print(
-            fault.source.name.padding(toLength: 66, withPad: " ", startingAt: 0)
+            fault.source.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
                 + fault.rule.padding(toLength: 6, withPad: " ", startingAt: 0) + verdict)
     }
     if let result, failed == result.runs {
@@ -163,13 +165,15 @@ for fault in faultSources where ruleFilters.isEmpty || ruleFilters.contains(faul
 }
 // Their correct twins: each must pass every rule in every run.
 var twinsPassed = 0
-if !json && !twins.isEmpty { print("\ncorrect twin".padding(toLength: 67, withPad: " ", startingAt: 0) + "passed") }
+if !json && !twins.isEmpty {
+    print("\ncorrect twin".padding(toLength: nameWidth + 1, withPad: " ", startingAt: 0) + "passed")
+}
 for twin in twins {
     let ownResults = results.filter { $0.source == twin.name && $0.outcome != .notApplicable }
     let failing = ownResults.filter { !$0.passed }
     if !json {
         let verdict = failing.isEmpty ? "every rule, \(runs) of \(runs)" : failing.map(\.rule).joined(separator: ", ")
-        print(twin.name.padding(toLength: 66, withPad: " ", startingAt: 0) + verdict)
+        print(twin.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + verdict)
     }
     if failing.isEmpty {
         twinsPassed += 1

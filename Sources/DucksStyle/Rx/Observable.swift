@@ -34,6 +34,11 @@ public struct Observable<Element>: ObservableType {
         /// enforce. One call per element instead of two, and fewer
         /// allocations per subscription (state-bench S1, S3 and S4).
         case shared(SourceEntrance<Element>)
+        /// An observable of any StateCore ``/StateCore/Source`` (a bridge
+        /// from another flavour): a subscription adds its element handler
+        /// with the source's own `observe`, as `.shared` does at an
+        /// entrance, so the source calls the subscriber's handler directly.
+        case observing((@escaping (Element) -> Void) -> Disposable)
     }
 
     @usableFromInline
@@ -57,6 +62,7 @@ public struct Observable<Element>: ObservableType {
         switch recipe {
         case .run(let run): run(observer)
         case .shared(let entrance): entrance.add(observer.next)
+        case .observing(let observe): observe(observer.next)
         }
     }
 

@@ -34,10 +34,15 @@ extension ObservableType {
     @discardableResult
     public func subscribe(onNext: @escaping (Element) -> Void) -> Disposable {
         let observable = asObservable()
-        if case .shared(let entrance) = observable.recipe {
+        switch observable.recipe {
+        case .shared(let entrance):
             // A shared source that never fails or completes: its registry
             // does what a sink would (see `Observable.Recipe.shared`).
             return entrance.add(onNext)
+        case .observing(let observe):
+            return observe(onNext)
+        case .run:
+            break
         }
         let subscription = SubscriptionSink<Element>(onDisposed: nil)
         subscription.start(observable.subscribeHandler, onNext: onNext, onError: nil, onCompleted: nil)
@@ -71,12 +76,17 @@ extension ObservableType {
         onDisposed: (() -> Void)? = nil
     ) -> Disposable {
         let observable = asObservable()
-        if case .shared(let entrance) = observable.recipe {
+        let shared: Disposable? =
+            switch observable.recipe {
             // A shared source that never fails or completes: its registry
             // does what a sink would (see `Observable.Recipe.shared`).
-            let subscription = entrance.add(onNext ?? { _ in })
-            guard let onDisposed else { return subscription }
-            return Disposables.create(subscription, Disposables.create(with: onDisposed))
+            case .shared(let entrance): entrance.add(onNext ?? { _ in })
+            case .observing(let observe): observe(onNext ?? { _ in })
+            case .run: nil
+            }
+        if let shared {
+            guard let onDisposed else { return shared }
+            return Disposables.create(shared, Disposables.create(with: onDisposed))
         }
         let subscription = SubscriptionSink<Element>(onDisposed: onDisposed)
         subscription.start(
