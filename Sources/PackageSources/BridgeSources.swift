@@ -179,8 +179,10 @@ private final class ValueSubscriber<Value>: ReactorStyle.Subscriber, @unchecked 
 
 extension BridgeTarget {
     /// Whether a fault of its origin that breaks `rule` shows through this
-    /// target: every rule does, except where the target's own API keeps a
-    /// promise its origin breaks. A Reactor subscriber is held weakly, so
+    /// target.
+    ///
+    /// Every rule does, except where the target's own API keeps a promise
+    /// its origin breaks. A Reactor subscriber is held weakly, so
     /// its handler is released at `remove` whatever the origin keeps (C11);
     /// and `remove(subscriber:)` stops updates by a flag of its own before
     /// it disposes of the origin's observer, so an origin that goes on
