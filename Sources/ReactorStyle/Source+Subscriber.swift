@@ -61,11 +61,14 @@ extension Source where Self: AnyObject {
     ///     at a time, in order (every StateCore scheduler does).
     ///   - selector: Chooses the part of each value to send; the whole value
     ///     when `nil`. It runs on `scheduler`.
+    @inlinable
     public func add(subscriber: AnySubscriber, notifyOn scheduler: Scheduler, selector: ((Value) -> Any)? = nil) {
         let key = SubscriptionKey(source: self, subscriber: subscriber)
         let updater = SubscriberResolver<Value>(resolving: subscriber, selected: selector != nil)
             .updater(selector: selector)
-        let subscription = SourceSubscription(key: key, subscriber: subscriber, scheduler: scheduler, updater: updater)
+        let subscription = SourceSubscription(
+            key: key, subscriber: subscriber, typed: selector == nil ? subscriber as? any Subscriber<Value> : nil,
+            scheduler: scheduler, updater: updater)
         guard SourceSubscriptions.register(subscription) else { return }
         subscription.start(observing: self)
     }
@@ -97,10 +100,12 @@ extension Source where Self: AnyObject {
 }
 
 /// A subscriber of one source, by identity.
-struct SubscriptionKey: Hashable {
+@usableFromInline
+struct SubscriptionKey: Hashable, Sendable {
     let source: ObjectIdentifier
     let subscriber: ObjectIdentifier
 
+    @usableFromInline
     init(source: AnyObject, subscriber: AnyObject) {
         self.source = ObjectIdentifier(source)
         self.subscriber = ObjectIdentifier(subscriber)
@@ -108,6 +113,7 @@ struct SubscriptionKey: Hashable {
 }
 
 /// A subscription that can be cancelled, whatever its value type.
+@usableFromInline
 protocol CancellableSubscription: AnyObject, Sendable {
     var key: SubscriptionKey { get }
     var subscriber: AnySubscriber? { get }
@@ -118,6 +124,7 @@ protocol CancellableSubscription: AnyObject, Sendable {
 /// Every Reactor-style subscription to a source other than a core, held
 /// weakly: the source's observer holds each one, so a subscription lives as
 /// long as it is subscribed.
+@usableFromInline
 enum SourceSubscriptions {
     private struct Entry {
         weak var subscription: (any CancellableSubscription)?
@@ -129,6 +136,7 @@ enum SourceSubscriptions {
 
     /// Records `subscription` unless its subscriber is already subscribed
     /// to the source.
+    @usableFromInline
     static func register(_ subscription: some CancellableSubscription) -> Bool {
         let key = subscription.key
         return table.modify { table in
@@ -178,25 +186,41 @@ enum SourceSubscriptions {
 
 /// One subscriber's Reactor-style subscription to a source: one observer of
 /// the source that hands each value to the subscriber, on its scheduler.
+///
+/// Its per-value path is inlinable, so that it is specialised for the value
+/// type where the subscription is made (state-bench S1, `delta→reactor`).
+@usableFromInline
 final class SourceSubscription<Value>: CancellableSubscription, @unchecked Sendable {
     // Safe to share: the stored properties are immutable or thread-safe,
     // except `reported`, which only updates touch, one at a time (in the
     // source's order for an immediate subscriber, in the gate otherwise).
-    weak let subscriber: AnySubscriber?
-    let key: SubscriptionKey
-    let scheduler: Scheduler
-    let updater: SubscriberUpdater<Value>
+    @usableFromInline weak let subscriber: AnySubscriber?
+    /// The subscriber, when it takes the source's values whole: updated by
+    /// a direct call, with no updater between (state-bench S1,
+    /// `delta→reactor`).
+    @usableFromInline weak let typed: (any Subscriber<Value>)?
+    @usableFromInline let key: SubscriptionKey
+    @usableFromInline let scheduler: Scheduler
+    @usableFromInline let updater: SubscriberUpdater<Value>
     /// The gate updates pass through on a scheduler other than an immediate
     /// one (nil for an immediate one, which runs inside the source's
     /// delivery, where the source's own disposal waits for it).
-    let gate: CallGate?
-    let observation = SingleAssignmentDisposable()
-    let cancelled = Atomic<Bool>(false)
-    var reported = false
+    @usableFromInline let gate: CallGate?
+    @usableFromInline let observation = SingleAssignmentDisposable()
+    @usableFromInline let cancelled = Atomic<Bool>(false)
+    @usableFromInline var reported = false
 
-    init(key: SubscriptionKey, subscriber: AnySubscriber, scheduler: Scheduler, updater: SubscriberUpdater<Value>) {
+    @usableFromInline
+    init(
+        key: SubscriptionKey,
+        subscriber: AnySubscriber,
+        typed: (any Subscriber<Value>)?,
+        scheduler: Scheduler,
+        updater: SubscriberUpdater<Value>
+    ) {
         self.key = key
         self.subscriber = subscriber
+        self.typed = typed
         self.scheduler = scheduler
         self.updater = updater
         gate = type(of: scheduler) == ImmediateScheduler.self ? nil : CallGate()
@@ -206,9 +230,11 @@ final class SourceSubscription<Value>: CancellableSubscription, @unchecked Senda
         SourceSubscriptions.forget(key, nil)
     }
 
+    @inlinable
     var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
 
     /// Observes `source`: its replay first, then every value it delivers.
+    @inlinable
     func start<Origin: Source>(observing source: Origin) where Origin.Value == Value {
         if gate == nil {
             observation.setDisposable(
@@ -226,7 +252,8 @@ final class SourceSubscription<Value>: CancellableSubscription, @unchecked Senda
 
     /// Schedules `value` for the subscriber on its scheduler; runs in the
     /// source's delivery.
-    private func schedule(_ value: Value) {
+    @usableFromInline
+    func schedule(_ value: Value) {
         guard !isCancelled else { return }
         guard subscriber != nil else {
             released()
@@ -246,7 +273,12 @@ final class SourceSubscription<Value>: CancellableSubscription, @unchecked Senda
         }
     }
 
-    private func update(with value: Value) {
+    @inlinable
+    func update(with value: Value) {
+        if let typed {
+            typed.update(with: value)
+            return
+        }
         guard let subscriber else {
             released()
             return
@@ -255,15 +287,22 @@ final class SourceSubscription<Value>: CancellableSubscription, @unchecked Senda
         case .updated:
             break
         case .mismatch(let sent):
-            guard !reported else { return }
-            reported = true
-            Diagnostics.report(
-                .stateTypeMismatch(subscriber: type(of: subscriber), expected: updater.expectedType, sent: sent))
+            reportMismatch(of: subscriber, sent: sent)
         }
     }
 
+    /// Reports a type mismatch, once per subscription.
+    @usableFromInline
+    func reportMismatch(of subscriber: AnySubscriber, sent: Any.Type) {
+        guard !reported else { return }
+        reported = true
+        Diagnostics.report(
+            .stateTypeMismatch(subscriber: type(of: subscriber), expected: updater.expectedType, sent: sent))
+    }
+
     /// The subscriber was released: stop, without waiting for anything.
-    private func released() {
+    @usableFromInline
+    func released() {
         SourceSubscriptions.forget(key, ObjectIdentifier(self))
         cancel(waiting: false)
     }
@@ -271,6 +310,7 @@ final class SourceSubscription<Value>: CancellableSubscription, @unchecked Senda
     /// Stops every further update: once this returns, no `update` starts.
     ///
     /// With `waiting`, also waits for an `update` running on another thread.
+    @usableFromInline
     func cancel(waiting: Bool) {
         cancelled.store(true, ordering: .releasing)
         observation.dispose()

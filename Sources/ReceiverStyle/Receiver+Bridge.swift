@@ -66,7 +66,7 @@ extension Receiver {
     @inlinable
     public static func make<Target: Inlet & Sendable>(feeding target: Target) -> Transmitter
     where Target.Input == Wave {
-        Transmitter(feeding: { wave in target.send(wave) })
+        Transmitter(Receiver(feeding: { wave in target.send(wave) }))
     }
 }
 

@@ -66,6 +66,9 @@ public final class Receiver<Wave> {
     /// The source a receiver made by ``make(from:)`` listens to; nil for a
     /// receiver with its own transmitter.
     @usableFromInline let origin: ReceiverOrigin<Wave>?
+    /// The send of the source that the transmitter of a receiver made by
+    /// ``make(feeding:)`` feeds; nil otherwise.
+    @usableFromInline let target: (@Sendable (Wave) -> Void)?
     /// The attached action log's recorder, if any.
     ///
     /// Only touched in the receiver's order. With none attached, a wave pays one load.
@@ -81,6 +84,7 @@ public final class Receiver<Wave> {
         self.strategy = strategy
         source = StateSource(RecentValues(limit: strategy.replayLimit))
         origin = nil
+        target = nil
         source.label(flavour: "ReceiverStyle", type: Receiver<Wave>.self)
     }
 
@@ -88,19 +92,38 @@ public final class Receiver<Wave> {
     /// unused and unlabelled (so `LiveSubscriptions` counts the listeners
     /// once, in the origin).
     @usableFromInline
-    init(origin: ReceiverOrigin<Wave>?, strategy: Strategy) {
+    init(origin: ReceiverOrigin<Wave>, strategy: Strategy) {
         self.strategy = strategy
         source = StateSource(RecentValues(limit: 0))
         self.origin = origin
+        target = nil
+    }
+
+    /// A hot receiver, unlabelled, whose broadcasts go to `target` and
+    /// reach no listener of its own.
+    @usableFromInline
+    init(feeding target: @escaping @Sendable (Wave) -> Void) {
+        strategy = .hot
+        source = StateSource(RecentValues(limit: 0))
+        origin = nil
+        self.target = target
     }
 
     /// A receiver only ever broadcast to from inside `upstream`'s deliveries
     /// (an operator's output): it shares their delivery order.
+    ///
+    /// Downstream of a receiver made from another source, whose deliveries
+    /// are that source's, it has an order of its own, only ever entered from
+    /// inside the origin's deliveries.
     @usableFromInline
     init<Upstream>(strategy: Strategy, derivedFrom upstream: Receiver<Upstream>) {
         self.strategy = strategy
-        source = StateSource(RecentValues(limit: strategy.replayLimit), sharingOrderOf: upstream.source)
+        source =
+            upstream.origin == nil
+            ? StateSource(RecentValues(limit: strategy.replayLimit), sharingOrderOf: upstream.source)
+            : StateSource(RecentValues(limit: strategy.replayLimit))
         origin = nil
+        target = nil
         source.label(flavour: "ReceiverStyle", type: Receiver<Wave>.self, note: "(an operator's)")
     }
 
@@ -151,6 +174,10 @@ public final class Receiver<Wave> {
 
     @inlinable
     func broadcast(_ wave: Wave) {
+        if let target {
+            target(wave)
+            return
+        }
         source.inOrder(sending: true) {
             broadcastInOrder(wave)
         } orLater: {
@@ -263,23 +290,10 @@ extension Receiver {
     /// its transmitter. `Transmitter` is `Sendable` when `Wave` is.
     public struct Transmitter {
         @usableFromInline let receiver: Receiver
-        /// The send of the source a transmitter made by
-        /// ``Receiver/make(feeding:)`` feeds; nil for a transmitter of its
-        /// own receiver.
-        @usableFromInline let target: (@Sendable (Wave) -> Void)?
 
         @usableFromInline
         init(_ receiver: Receiver) {
             self.receiver = receiver
-            target = nil
-        }
-
-        /// A transmitter whose waves go to `target`; its receiver, hot and
-        /// unlabelled, hears nothing.
-        @usableFromInline
-        init(feeding target: @escaping @Sendable (Wave) -> Void) {
-            receiver = Receiver(origin: nil, strategy: .hot)
-            self.target = target
         }
 
         /// Sends `wave` to every listener of the receiver, and records it
@@ -297,11 +311,7 @@ extension Receiver {
         /// - Parameter wave: The value to send.
         @inlinable
         public func broadcast(_ wave: Wave) {
-            if let target {
-                target(wave)
-            } else {
-                receiver.broadcast(wave)
-            }
+            receiver.broadcast(wave)
         }
     }
 }

@@ -25,17 +25,20 @@ struct Options: Equatable {
         flavour against the scenario's fixture, and shows how the flavours differ.
 
         Options:
-          --scenario NAME   counter, session (the default), contention or lifecycle
+          --scenario NAME   counter, session (the default), contention, lifecycle or
+                            mixed (the session with one store and a screen per
+                            flavour, each through its own flavour's API)
           --flavour NAME    reactor, ducks, receiver or delta; repeat to pick several
-                            (default: all four)
+                            (default: all four; for mixed, the screens shown)
           --json            print a JSON report instead of drawing
           --no-animation    plain lines instead of live progress bars (the default
                             when standard output is not a terminal)
           --timeline FILE   instead of the tour, run the scenario on virtual time and
                             write its timeline to FILE as an SVG picture: a lane per
-                            flavour with every input, state, observer call and effect
-                            tick in order (counter, session or lifecycle; not with
-                            --json)
+                            flavour (for mixed, a lane per screen of its one store)
+                            with every input, state, observer call and effect tick
+                            in order (counter, session, lifecycle or mixed; not
+                            with --json)
           --record FILE     instead of the tour, run the session on virtual time with an
                             action log attached to each flavour's store, and write the
                             logs to FILE as JSON Lines (each line names its flavour)

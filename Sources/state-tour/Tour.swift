@@ -84,6 +84,11 @@ struct Tour {
     /// Runs every selected flavour at once, each on its own thread.
     private func runAll(progress: @escaping @Sendable (Flavour, String, Double) -> Void) -> [FlavourRun] {
         let clock = SessionClock.real(tick: Self.sessionTick, timeout: .seconds(10))
+        if options.scenario == .mixed {
+            // One app, one store, a screen per flavour: one run.
+            let runs = ScenarioRunner.runMixed(clock: clock, progress: progress)
+            return options.flavours.compactMap { flavour in runs.first { $0.flavour == flavour } }
+        }
         let results = LockedValue<[Flavour: FlavourRun]>([:])
         let group = DispatchGroup()
         let scenario = options.scenario
@@ -104,6 +109,13 @@ struct Tour {
     }
 
     private func printHeader() {
+        if options.scenario == .mixed {
+            print("StateFlavours tour: the mixed app, one store and a screen per flavour")
+            print(options.scenario.summary)
+            print("Every screen is shown what an observer of the store is, whatever its flavour.")
+            print("")
+            return
+        }
         print("StateFlavours tour: the \(options.scenario) scenario in \(options.flavours.count) flavour(s)")
         print(options.scenario.summary)
         print("")

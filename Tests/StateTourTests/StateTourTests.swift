@@ -33,7 +33,8 @@ struct OptionsTests {
             (
                 ["--scenario", "nope"],
                 Options.Problem.badValue(
-                    option: "--scenario", value: "nope", allowed: ["counter", "session", "contention", "lifecycle"])
+                    option: "--scenario", value: "nope",
+                    allowed: ["counter", "session", "contention", "lifecycle", "mixed"])
             ),
             (
                 ["--flavour", "redux"],

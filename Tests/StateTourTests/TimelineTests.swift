@@ -172,7 +172,7 @@ struct TimelineCommandTests {
         let result = try await runProduct("state-tour", ["--timeline", file.path, "--scenario", "contention"])
         #expect(result.status == 2)
         #expect(result.errors.contains("the contention scenario runs on real threads"))
-        #expect(result.errors.contains("--scenario counter, session or lifecycle"))
+        #expect(result.errors.contains("--scenario counter, session, lifecycle or mixed"))
         #expect(result.errors.contains("Usage: state-tour"))
         #expect(!FileManager.default.fileExists(atPath: file.path))
     }

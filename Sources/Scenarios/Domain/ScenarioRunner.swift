@@ -10,6 +10,7 @@ package enum ScenarioKind: String, CaseIterable, Sendable {
     case session
     case contention
     case lifecycle
+    case mixed
 
     /// The scenario in one sentence.
     package var summary: String {
@@ -22,6 +23,9 @@ package enum ScenarioKind: String, CaseIterable, Sendable {
             "4 threads send 10,000 increments each at once; every state must be observed, in order."
         case .lifecycle:
             "Observers join and leave mid-stream; one is released without unsubscribing."
+        case .mixed:
+            "The session with one store (a Reactor core) and four screens, one per flavour, "
+                + "each observing and sending through its own flavour's API."
         }
     }
 
@@ -91,7 +95,69 @@ package enum ScenarioRunner {
         case .session: runSession(flavour, clock: clock, progress: progress)
         case .contention: runContention(flavour, progress: progress)
         case .lifecycle: runLifecycle(on: Scenarios.counter(flavour), progress: progress)
+        case .mixed:
+            runMixed(clock: clock) { screen, state, fraction in
+                if screen == flavour { progress(state, fraction) }
+            }[Flavour.allCases.firstIndex(of: flavour) ?? 0]
         }
+    }
+
+    // MARK: Mixed
+
+    /// Runs the session in the mixed app: one store, a screen per flavour;
+    /// `senders` says which screen sends each input.
+    ///
+    /// - Returns: What each screen was shown, against what the fixture says
+    ///   an observer of the store sees (the store is a Reactor core, so
+    ///   every screen is first shown its current state, whatever its
+    ///   flavour: replay is the origin's).
+    package static func runMixed(
+        clock: SessionClock = .virtual,
+        senders: [SessionInput: Flavour] = MixedApp.defaultSenders,
+        progress: @escaping @Sendable (Flavour, String, Double) -> Void = { _, _, _ in }
+    ) -> [FlavourRun] {
+        let app: MixedApp
+        let reports = Double(SessionFixture.lastProgress + 1)
+        let report: @Sendable (SessionSnapshot) -> Void = { state in
+            let fraction = state.loading ? Double(state.progress + 1) / (reports + 1) : (state.loggedIn ? 1 : 0)
+            for flavour in Flavour.allCases { progress(flavour, state.description, fraction) }
+        }
+        switch clock {
+        case .virtual:
+            let scheduler = TestScheduler()
+            app = MixedApp(effects: scheduler, senders: senders)
+            let store = app.store
+            let harness = DriverHarness<SessionInput, SessionSnapshot>(
+                .reactor, current: { store.state.snapshot }, send: { app.send($0) },
+                subscribe: { handler in store.observe { handler($0.snapshot) } })
+            let reporting = store.observe { report($0.snapshot) }
+            _ = FixtureRunner.run(SessionFixture.fixture, on: harness) { scheduler.advance(by: $0) }
+            reporting.dispose()
+        case .real(let tick, let timeout):
+            let effects = QueueScheduler(label: "state-tour.mixed.effects", qos: .userInitiated)
+            app = MixedApp(effects: effects, tick: tick, senders: senders)
+            let loaded = DispatchSemaphore(value: 0)
+            let loggedOut = DispatchSemaphore(value: 0)
+            let phase = LockedValue(0)
+            let watching = app.store.observe { state in
+                report(state.snapshot)
+                if state.loggedIn, !state.loading, phase.value == 0 {
+                    phase.modify { $0 = 1 }
+                    loaded.signal()
+                } else if !state.loggedIn, phase.value == 1 {
+                    phase.modify { $0 = 2 }
+                    loggedOut.signal()
+                }
+            }
+            app.send(.logIn)
+            if loaded.wait(timeout: .now() + timeout.dispatchInterval) == .success {
+                app.send(.logOut)
+                _ = loggedOut.wait(timeout: .now() + timeout.dispatchInterval)
+            }
+            watching.dispose()
+        }
+        let expected = SessionFixture.expectedTrace(for: .reactor).map(\.description)
+        return app.screens.map { FlavourRun(flavour: $0.flavour, trace: $0.transcript, expected: expected) }
     }
 
     // MARK: Counter

@@ -86,8 +86,8 @@ package enum ReactorScenarios {
 
         package func execute(state: Session, core: Core<Session>) {
             // central-step: reactor
-            scheduler.schedule(every: tick) { percent in
-                guard core.state.loading else { return false }
+            scheduler.schedule(every: tick) { [weak core] percent in
+                guard let core, core.state.loading else { return false }
                 core.fire(event: Progress(percent: percent))
                 guard percent == SessionFixture.lastProgress else { return true }
                 core.fire(event: Loaded())
@@ -236,7 +236,7 @@ private final class ClosureSubscriber<Value>: Subscriber, Sendable {
 
 extension ReactorScenarios.Session {
     /// The session as the scenario compares it.
-    var snapshot: SessionSnapshot {
+    package var snapshot: SessionSnapshot {
         SessionSnapshot(loggedIn: loggedIn, loading: loading, progress: progress, canceled: canceled)
     }
 }

@@ -7,6 +7,8 @@ import StateCore
 /// Each lane is recorded from its own run of the scenario's fixture (or, for
 /// the lifecycle, its script) on a fresh `TestScheduler`, so every lane's
 /// clock starts at zero and the lanes share one axis of virtual time. The
+/// mixed app's lanes are its screens, recorded together in one run of its
+/// one store. The
 /// recording is deterministic: the same code records the same timeline.
 package struct Timeline: Sendable {
     /// The scenario.
@@ -26,6 +28,9 @@ package struct Timeline: Sendable {
             scenario.hasTimeline,
             "Timeline.record needs a scenario on virtual time; \(scenario) runs on real threads"
         )
+        guard scenario != .mixed else {
+            return Timeline(scenario: scenario, lanes: TimelineLane.recordMixed(flavours.sorted()))
+        }
         return Timeline(scenario: scenario, lanes: flavours.sorted().map { TimelineLane.record(scenario, in: $0) })
     }
 }
@@ -75,6 +80,8 @@ package struct TimelineLane: Sendable {
             run = ScenarioRunner.runLifecycle(on: harness) { _, _ in }
         case .contention:
             preconditionFailure("the contention scenario runs on real threads and has no timeline")
+        case .mixed:
+            preconditionFailure("the mixed app's lanes are recorded together, by recordMixed(_:)")
         }
         return TimelineLane(
             flavour: flavour, events: recorder.events, observerScheduler: observerScheduler, run: run)
