@@ -81,6 +81,11 @@ let package = Package(
         .testTarget(name: "ReceiverStyleTests", dependencies: ["ReceiverStyle", "StateInspector", "TestSupport"]),
         .testTarget(name: "DeltaStyleTests", dependencies: ["DeltaStyle", "StateInspector", "TestSupport"]),
         .testTarget(
+            name: "BridgeTests",
+            dependencies: [
+                "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle", "StateInspector", "TestSupport",
+            ]),
+        .testTarget(
             name: "ConformanceTests",
             dependencies: [
                 "Scenarios", "StateConformance", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle",

@@ -16,18 +16,6 @@ extension ObservableProperty where ValueType: Sendable {
         values(bufferingPolicy: .unbounded)
     }
 
-    /// The values set from now on, for `for await`, buffered as `policy`
-    /// says.
-    ///
-    /// - Parameter policy: How values wait for the loop; `.bufferingNewest(1)`
-    ///   keeps only the latest.
-    /// - Returns: The values as an async sequence.
-    public func values(
-        bufferingPolicy policy: AsyncStream<ValueType>.Continuation.BufferingPolicy
-    ) -> ObservedValues<ValueType> {
-        source.values(replaying: false, bufferingPolicy: policy)
-    }
-
     /// An `Observable` model holding the property's value, for SwiftUI or
     /// `withObservationTracking`: the current value now, each new one as it
     /// is set.

@@ -25,7 +25,8 @@ extension Store where State: Sendable {
     /// - Returns: The states as an async sequence.
     public func states(bufferingPolicy policy: AsyncStream<State>.Continuation.BufferingPolicy) -> ObservedValues<State>
     {
-        source.values(replaying: true, bufferingPolicy: policy)
+        // StateCore's bridge of every source: `Source.values(bufferingPolicy:)`.
+        values(bufferingPolicy: policy)
     }
 
     /// An `Observable` model holding the latest state, for SwiftUI or

@@ -25,7 +25,8 @@ extension Core where StateType: Sendable {
     public func states(
         bufferingPolicy policy: AsyncStream<StateType>.Continuation.BufferingPolicy
     ) -> ObservedValues<StateType> {
-        source.values(replaying: true, bufferingPolicy: policy)
+        // StateCore's bridge of every source: `Source.values(bufferingPolicy:)`.
+        values(bufferingPolicy: policy)
     }
 
     /// An `Observable` model holding the latest state, for SwiftUI or

@@ -69,8 +69,6 @@ public final class Core<StateType: State> {
     /// The queue subscribers added with a `nil` queue are updated on (for
     /// the package's conformance kit to wait for their updates).
     package var notificationQueue: DispatchQueue { ownQueue.queue }
-    /// The threads running a queue subscriber's `update` now.
-    @usableFromInline let updatingThreads = LockedValue<[UInt]>([])
     /// The attached action log's recorder, if any.
     ///
     /// Only touched in the core's order. With none attached, an event pays one load.
@@ -262,7 +260,8 @@ public final class Core<StateType: State> {
     }
 
     /// Whether the calling thread is inside the core's work or a queue
-    /// subscriber's `update`.
+    /// subscriber's `update` (of any core, or of any source through
+    /// `add(subscriber:)`).
     ///
     /// Inlinable, so that it runs specialised for the state type: an
     /// unspecialised read looks up the source's generic metadata (state-bench
@@ -271,7 +270,7 @@ public final class Core<StateType: State> {
     var isInCallback: Bool {
         if source.isInDeliveryOrder { return true }
         let thread = currentThreadIdentity()
-        return updatingThreads.value.contains(thread)
+        return SubscriberUpdates.threads.value.contains(thread)
     }
 
     /// Applies `event` to the state, then runs the middlewares and notifies

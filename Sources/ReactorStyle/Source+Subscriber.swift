@@ -67,7 +67,8 @@ extension Source where Self: AnyObject {
         let updater = SubscriberResolver<Value>(resolving: subscriber, selected: selector != nil)
             .updater(selector: selector)
         let subscription = SourceSubscription(
-            key: key, subscriber: subscriber, typed: selector == nil ? subscriber as? any Subscriber<Value> : nil,
+            key: key, source: self, subscriber: subscriber,
+            typed: selector == nil ? subscriber as? any Subscriber<Value> : nil,
             scheduler: scheduler, updater: updater)
         guard SourceSubscriptions.register(subscription) else { return }
         subscription.start(observing: self)
@@ -78,14 +79,19 @@ extension Source where Self: AnyObject {
     /// Once this returns, no further `update` starts for the subscriber,
     /// even if values were already scheduled on its queue. Called from
     /// another thread while its `update` runs, it waits for that call to
-    /// finish, so you may release what `update` uses. Called from inside
-    /// any subscriber's `update` (of any source, through this bridge), it
-    /// does not wait for an `update` running on another queue: two
-    /// subscribers removing each other could otherwise wait for each other.
-    /// Called from inside another kind of observer of the source while the
-    /// subscriber's `update` waits for that source (it sends to it from its
-    /// queue), it would wait for ever: remove it from its own `update` or
-    /// from outside the source's delivery instead.
+    /// finish, so you may release what `update` uses.
+    ///
+    /// Called from inside a queue subscriber's `update` (of any core or any
+    /// source), it does not wait for an `update` running on another queue:
+    /// two subscribers removing each other could otherwise wait for each
+    /// other. An immediate subscriber's `update` runs inside its source's
+    /// delivery and is always waited for, as a core's is: two immediate
+    /// subscribers of two sources that remove each other from inside their
+    /// updates, on two threads at once, wait for each other. So would a
+    /// `remove` made from inside another kind of observer of the source
+    /// while the subscriber's `update` waits for that source (it sends to
+    /// it from its queue): remove a subscriber from its own `update`, from
+    /// a queue subscriber's, or from outside the source's delivery.
     ///
     /// - Parameter subscriber: The subscriber to remove. Removing one that
     ///   was never added does nothing.
@@ -95,7 +101,7 @@ extension Source where Self: AnyObject {
         // waits for a running `update` too; it leaves the table when it is
         // released.
         guard let subscription = SourceSubscriptions.find(key, of: subscriber) else { return }
-        subscription.cancel(waiting: !SourceSubscriptions.isUpdating)
+        subscription.cancel(waiting: !SubscriberUpdates.isUpdating)
     }
 }
 
@@ -116,6 +122,8 @@ struct SubscriptionKey: Hashable, Sendable {
 @usableFromInline
 protocol CancellableSubscription: AnyObject, Sendable {
     var key: SubscriptionKey { get }
+    /// The source, while it lives (another may later take its address).
+    var source: AnyObject? { get }
     var subscriber: AnySubscriber? { get }
     var isCancelled: Bool { get }
     func cancel(waiting: Bool)
@@ -131,8 +139,6 @@ enum SourceSubscriptions {
     }
 
     private static let table = LockedValue<[SubscriptionKey: Entry]>([:])
-    /// The threads running a subscriber's `update` now.
-    private static let updatingThreads = LockedValue<[UInt]>([])
 
     /// Records `subscription` unless its subscriber is already subscribed
     /// to the source.
@@ -140,7 +146,9 @@ enum SourceSubscriptions {
     static func register(_ subscription: some CancellableSubscription) -> Bool {
         let key = subscription.key
         return table.modify { table in
-            if let existing = table[key]?.subscription, existing.subscriber != nil, !existing.isCancelled {
+            if let existing = table[key]?.subscription, existing.subscriber != nil, existing.source != nil,
+                !existing.isCancelled
+            {
                 return false
             }
             table[key] = Entry(subscription: subscription)
@@ -165,18 +173,29 @@ enum SourceSubscriptions {
         }
     }
 
-    /// Whether the calling thread is inside a subscriber's `update`.
+}
+
+/// The threads running a queue subscriber's `update` now, of any core or
+/// any source: one set, so that a `remove` from inside any subscriber's
+/// `update` (a core's or a bridged one's) knows not to wait for another
+/// queue's, which may be waiting for it.
+@usableFromInline
+enum SubscriberUpdates {
+    @usableFromInline static let threads = LockedValue<[UInt]>([])
+
+    /// Whether the calling thread is inside a queue subscriber's `update`.
     static var isUpdating: Bool {
         let thread = currentThreadIdentity()
-        return updatingThreads.value.contains(thread)
+        return threads.value.contains(thread)
     }
 
     /// Runs `body` marked as inside an `update`.
-    static func updating(_ body: () -> Void) {
+    @usableFromInline
+    static func running(_ body: () -> Void) {
         let thread = currentThreadIdentity()
-        updatingThreads.modify { $0.append(thread) }
+        threads.modify { $0.append(thread) }
         defer {
-            updatingThreads.modify { threads in
+            threads.modify { threads in
                 if let index = threads.lastIndex(of: thread) { threads.remove(at: index) }
             }
         }
@@ -195,6 +214,7 @@ final class SourceSubscription<Value>: CancellableSubscription, @unchecked Senda
     // except `reported`, which only updates touch, one at a time (in the
     // source's order for an immediate subscriber, in the gate otherwise).
     @usableFromInline weak let subscriber: AnySubscriber?
+    @usableFromInline weak let source: AnyObject?
     /// The subscriber, when it takes the source's values whole: updated by
     /// a direct call, with no updater between (state-bench S1,
     /// `delta→reactor`).
@@ -213,12 +233,14 @@ final class SourceSubscription<Value>: CancellableSubscription, @unchecked Senda
     @usableFromInline
     init(
         key: SubscriptionKey,
+        source: AnyObject,
         subscriber: AnySubscriber,
         typed: (any Subscriber<Value>)?,
         scheduler: Scheduler,
         updater: SubscriberUpdater<Value>
     ) {
         self.key = key
+        self.source = source
         self.subscriber = subscriber
         self.typed = typed
         self.scheduler = scheduler
@@ -268,7 +290,7 @@ final class SourceSubscription<Value>: CancellableSubscription, @unchecked Senda
 
     private func updateThroughGate(with value: Value) {
         guard let gate else { return }
-        SourceSubscriptions.updating {
+        SubscriberUpdates.running {
             gate.run { update(with: value) }
         }
     }

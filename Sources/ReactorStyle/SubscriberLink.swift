@@ -97,14 +97,9 @@ final class SubscriberLink<StateType: State>: @unchecked Sendable {
     @usableFromInline
     func updateThroughGate(with state: StateType) {
         guard let gate, let core else { return }
-        let thread = currentThreadIdentity()
-        core.updatingThreads.modify { $0.append(thread) }
-        defer {
-            core.updatingThreads.modify { threads in
-                if let index = threads.lastIndex(of: thread) { threads.remove(at: index) }
-            }
+        SubscriberUpdates.running {
+            gate.run { update(with: state) }
         }
-        gate.run { update(with: state) }
         // Removed while its update ran (from inside it, or from inside some
         // callback on another thread, neither of which waits): it stayed in
         // the core's table, so that a `remove` from another thread found it

@@ -20,13 +20,20 @@ extension Receiver {
     /// - disposing a listener removes it from the origin; the receiver holds
     ///   the origin strongly, as a transmitter holds its receiver.
     ///
-    /// Every operator works on it; an operator's receiver keeps its own
-    /// waves as the strategy matching the origin's replay says (nothing for
-    /// `.none`, the last one for a current value, the last *n* for
-    /// `.last(n)`, all for `.all`). ``hotOnly()`` hears the origin's replay
-    /// too: only the origin decides what a new observer hears. To record
-    /// the inputs, attach an action log to the origin: this receiver
-    /// broadcasts nothing of its own.
+    /// Every operator works on it, and returns a receiver made from the same
+    /// origin: each listener of the operator's receiver observes the origin
+    /// through an operator of its own, from the origin's replay on. So a
+    /// stateful operator counts per listener (`skip(count: 1)` skips each
+    /// listener's first value, the current state a core hands it;
+    /// `skipRepeats()` compares each listener's own values), and no
+    /// operator keeps values of its own to replay: a listener is handed the
+    /// origin's replay, through the operators. (A receiver with a lock of
+    /// its own, fed from inside the origin's deliveries, would deadlock
+    /// when a listener sent to the origin from its replay while another
+    /// thread delivered.) ``hotOnly()`` hears the origin's replay too: only
+    /// the origin decides what a new observer hears. To record the inputs,
+    /// attach an action log to the origin: this receiver broadcasts nothing
+    /// of its own.
     ///
     /// - Parameter origin: The source to listen to, of any flavour.
     /// - Returns: The receiver.
@@ -59,7 +66,13 @@ extension Receiver {
     /// ordering, threads and re-entrancy rules hold, and an action log
     /// attached to the target records the wave as the target's input. The
     /// transmitter holds the target strongly, as a transmitter holds its
-    /// receiver; it has no listeners of its own (observe the target).
+    /// receiver.
+    ///
+    /// Its listeners hear nothing: what the target delivers is not a wave
+    /// (a core delivers states, not events). Observe the target, and attach
+    /// an action log to it, not to the transmitter, which keeps no record
+    /// of its own. A target that delivers what it takes (a relay, a Delta
+    /// property) gets a transmitter whose listeners listen to the target.
     ///
     /// - Parameter target: The source that takes the waves as its input.
     /// - Returns: The transmitter.
@@ -67,6 +80,37 @@ extension Receiver {
     public static func make<Target: Inlet & Sendable>(feeding target: Target) -> Transmitter
     where Target.Input == Wave {
         Transmitter(Receiver(feeding: { wave in target.send(wave) }))
+    }
+
+    /// Makes a transmitter whose waves are sent to `target`, a source that
+    /// delivers what it takes (a relay, a Delta property, another
+    /// receiver's transmitter): its listeners listen to the target, as a
+    /// receiver made by ``make(from:)`` does, so they hear every value the
+    /// target delivers, this transmitter's waves among them.
+    ///
+    /// ```swift
+    /// let name = BehaviorRelay(value: "")          // a Ducks relay
+    /// let edits = Receiver.make(feeding: name)
+    /// edits.broadcast("Ada")                       // name.accept("Ada")
+    /// ```
+    ///
+    /// Otherwise as ``make(feeding:)``.
+    ///
+    /// - Parameter target: The source that takes and delivers the waves.
+    /// - Returns: The transmitter.
+    @inlinable
+    public static func make<Target: Inlet & Sendable>(feeding target: Target) -> Transmitter
+    where Target.Input == Wave, Target.Value == Wave {
+        Transmitter(
+            Receiver(
+                feeding: { wave in target.send(wave) },
+                origin: ReceiverOrigin(
+                    observe: { handler in target.observe(handler) },
+                    replay: target.replay,
+                    currentValue: { target.currentValue }
+                )
+            )
+        )
     }
 }
 

@@ -16,15 +16,6 @@ extension Receiver where Wave: Sendable {
         values(bufferingPolicy: .unbounded)
     }
 
-    /// The waves, for `for await`, buffered as `policy` says.
-    ///
-    /// - Parameter policy: How waves wait for the loop; `.bufferingNewest(1)`
-    ///   keeps only the latest.
-    /// - Returns: The waves as an async sequence.
-    public func values(bufferingPolicy policy: AsyncStream<Wave>.Continuation.BufferingPolicy) -> ObservedValues<Wave> {
-        source.values(replaying: true, bufferingPolicy: policy)
-    }
-
     /// An `Observable` model holding the latest wave, for SwiftUI or
     /// `withObservationTracking`.
     ///
@@ -41,6 +32,7 @@ extension Receiver where Wave: Sendable {
     ///     are applied in delivery order, each once.
     /// - Returns: The model.
     public func observed(initial: Wave, on scheduler: Scheduler = MainQueueScheduler.shared) -> ObservedState<Wave> {
-        ObservedState(initial: initial, on: scheduler) { handler in self.source.add(replaying: true, handler) }
+        // StateCore's bridge of every source: `Source.observed(initial:on:)`.
+        ObservedState(initial: initial, on: scheduler) { handler in self.listen(to: handler) }
     }
 }

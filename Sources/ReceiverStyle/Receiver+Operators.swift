@@ -8,16 +8,20 @@
 // Inlinable operators: state-bench S2 (an operator chain runs specialised
 // for its wave types only when its closures are compiled where it is used).
 extension Receiver {
-    /// Makes a receiver with this receiver's strategy, fed by `forward` with
-    /// each wave of this one.
+    /// Makes a receiver with this receiver's strategy, fed by the operator
+    /// `makeForward` makes with each wave of this one.
     ///
-    /// `forward` is given the derived transmitter and the upstream
+    /// The operator is given the derived transmitter and the upstream
     /// subscription, which it may dispose (even during the replay) to let go
-    /// of this receiver.
+    /// of this receiver. It is made once, for the derived receiver; on a
+    /// receiver made from another source, once per listener (see
+    /// ``derivePerListener(_:from:)``).
     @inlinable
     func derive<Derived>(
-        _ forward: @escaping (Wave, Receiver<Derived>.Transmitter, Disposable) -> Void
+        _ makeForward: @escaping () -> (Wave, Receiver<Derived>.Transmitter, Disposable) -> Void
     ) -> Receiver<Derived> {
+        if let origin { return derivePerListener(makeForward, from: origin) }
+        let forward = makeForward()
         // The derived receiver is only sent to from this receiver's
         // deliveries, so it shares their delivery lock.
         let derived = Receiver<Derived>(strategy: strategy.converted(to: Derived.self), derivedFrom: self)
@@ -25,6 +29,36 @@ extension Receiver {
         let upstream = SingleAssignmentDisposable()
         upstream.setDisposable(listen { wave in forward(wave, transmitter, upstream) })
         return derived
+    }
+
+    /// The operator's receiver downstream of a receiver made from another
+    /// source: itself made from that source, each listener observing the
+    /// origin through an operator of its own.
+    ///
+    /// A receiver of its own, fed from inside the origin's deliveries, would
+    /// need a lock of its own that a new listener's replay takes outside
+    /// them: a listener sending to the origin from its replay, while another
+    /// thread delivered, would deadlock. Observing the origin per listener
+    /// takes no lock but the origin's, and keeps the origin's replay.
+    @usableFromInline
+    func derivePerListener<Derived>(
+        _ makeForward: @escaping () -> (Wave, Receiver<Derived>.Transmitter, Disposable) -> Void,
+        from origin: ReceiverOrigin<Wave>
+    ) -> Receiver<Derived> {
+        let perListener = ReceiverOrigin<Derived>(
+            observe: { handler in
+                let forward = makeForward()
+                // Hands the operator's output straight to the listener.
+                let listener = UncheckedSendable(handler)
+                let transmitter = Receiver<Derived>.Transmitter(Receiver<Derived>(feeding: { listener.value($0) }))
+                let upstream = SingleAssignmentDisposable()
+                upstream.setDisposable(origin.observe { wave in forward(wave, transmitter, upstream) })
+                return upstream
+            },
+            replay: origin.replay,
+            currentValue: { nil }
+        )
+        return Receiver<Derived>(origin: perListener, strategy: strategy.converted(to: Derived.self))
     }
 
     /// Returns a receiver of each wave transformed by `transform`.
@@ -40,7 +74,7 @@ extension Receiver {
     /// - Returns: A receiver with this receiver's strategy.
     @inlinable
     public func map<Mapped>(_ transform: @escaping (Wave) -> Mapped) -> Receiver<Mapped> {
-        derive { wave, transmitter, _ in transmitter.broadcast(transform(wave)) }
+        derive { { wave, transmitter, _ in transmitter.broadcast(transform(wave)) } }
     }
 
     /// Returns a receiver of the waves that satisfy `isIncluded`.
@@ -56,8 +90,10 @@ extension Receiver {
     /// - Returns: A receiver with this receiver's strategy.
     @inlinable
     public func filter(_ isIncluded: @escaping (Wave) -> Bool) -> Receiver {
-        derive { wave, transmitter, _ in
-            if isIncluded(wave) { transmitter.broadcast(wave) }
+        derive {
+            { wave, transmitter, _ in
+                if isIncluded(wave) { transmitter.broadcast(wave) }
+            }
         }
     }
 
@@ -76,11 +112,13 @@ extension Receiver {
     /// - Returns: A receiver with this receiver's strategy.
     @inlinable
     public func withPrevious() -> Receiver<(Wave?, Wave)> {
-        var previous: Wave?
-        return derive { wave, transmitter, _ in
-            let pair = (previous, wave)
-            previous = wave
-            transmitter.broadcast(pair)
+        derive {
+            var previous: Wave?
+            return { wave, transmitter, _ in
+                let pair = (previous, wave)
+                previous = wave
+                transmitter.broadcast(pair)
+            }
         }
     }
 
@@ -99,12 +137,14 @@ extension Receiver {
     @inlinable
     public func skip(count: Int) -> Receiver {
         guard count > 0 else { return self }
-        var remaining = count
-        return derive { wave, transmitter, _ in
-            if remaining > 0 {
-                remaining -= 1
-            } else {
-                transmitter.broadcast(wave)
+        return derive {
+            var remaining = count
+            return { wave, transmitter, _ in
+                if remaining > 0 {
+                    remaining -= 1
+                } else {
+                    transmitter.broadcast(wave)
+                }
             }
         }
     }
@@ -129,13 +169,15 @@ extension Receiver {
         guard count > 0 else {
             return Receiver(strategy: strategy)
         }
-        var remaining = count
-        return derive { wave, transmitter, upstream in
-            guard remaining > 0 else { return }
-            remaining -= 1
-            transmitter.broadcast(wave)
-            if remaining == 0 {
-                upstream.dispose()
+        return derive {
+            var remaining = count
+            return { wave, transmitter, upstream in
+                guard remaining > 0 else { return }
+                remaining -= 1
+                transmitter.broadcast(wave)
+                if remaining == 0 {
+                    upstream.dispose()
+                }
             }
         }
     }
@@ -155,11 +197,13 @@ extension Receiver where Wave: Equatable {
     /// - Returns: A receiver with this receiver's strategy.
     @inlinable
     public func skipRepeats() -> Receiver {
-        var last: Wave?
-        return derive { wave, transmitter, _ in
-            guard last != wave else { return }
-            last = wave
-            transmitter.broadcast(wave)
+        derive {
+            var last: Wave?
+            return { wave, transmitter, _ in
+                guard last != wave else { return }
+                last = wave
+                transmitter.broadcast(wave)
+            }
         }
     }
 }
@@ -179,10 +223,12 @@ extension Receiver where Wave: Hashable {
     /// - Returns: A receiver with this receiver's strategy.
     @inlinable
     public func uniqueValues() -> Receiver {
-        var seen = Set<Wave>()
-        return derive { wave, transmitter, _ in
-            if seen.insert(wave).inserted {
-                transmitter.broadcast(wave)
+        derive {
+            var seen = Set<Wave>()
+            return { wave, transmitter, _ in
+                if seen.insert(wave).inserted {
+                    transmitter.broadcast(wave)
+                }
             }
         }
     }
@@ -200,8 +246,10 @@ extension Receiver where Wave: OptionalProtocol {
     /// - Returns: A receiver with this receiver's strategy.
     @inlinable
     public func skipNil() -> Receiver<Wave.Wrapped> {
-        derive { wave, transmitter, _ in
-            if let value = wave.optional { transmitter.broadcast(value) }
+        derive {
+            { wave, transmitter, _ in
+                if let value = wave.optional { transmitter.broadcast(value) }
+            }
         }
     }
 }
@@ -225,6 +273,9 @@ extension Receiver {
     ///
     /// - Returns: A hot receiver of this receiver's waves from now on.
     public func hotOnly() -> Receiver {
+        // Made from a source, it hears the origin's replay: only the origin
+        // decides what a new observer hears.
+        if let origin { return Receiver(origin: origin, strategy: .hot) }
         let hot = Receiver(strategy: .hot, derivedFrom: self)
         let transmitter = Transmitter(hot)
         // Not `listen`: that would replay what this receiver keeps.

@@ -99,29 +99,26 @@ public final class Receiver<Wave> {
         target = nil
     }
 
-    /// A hot receiver, unlabelled, whose broadcasts go to `target` and
-    /// reach no listener of its own.
+    /// A receiver, unlabelled, whose broadcasts go to `target`; its
+    /// listeners listen to `origin` (the target itself, where it delivers
+    /// what it takes), or hear nothing.
     @usableFromInline
-    init(feeding target: @escaping @Sendable (Wave) -> Void) {
-        strategy = .hot
+    init(feeding target: @escaping @Sendable (Wave) -> Void, origin: ReceiverOrigin<Wave>? = nil) {
+        strategy = origin.map { Strategy(matching: $0.replay) } ?? .hot
         source = StateSource(RecentValues(limit: 0))
-        origin = nil
+        self.origin = origin
         self.target = target
     }
 
     /// A receiver only ever broadcast to from inside `upstream`'s deliveries
-    /// (an operator's output): it shares their delivery order.
-    ///
-    /// Downstream of a receiver made from another source, whose deliveries
-    /// are that source's, it has an order of its own, only ever entered from
-    /// inside the origin's deliveries.
+    /// (an operator's output): it shares their delivery order. Never made
+    /// downstream of a receiver made from another source, whose operators
+    /// observe the origin per listener.
     @usableFromInline
     init<Upstream>(strategy: Strategy, derivedFrom upstream: Receiver<Upstream>) {
+        assert(upstream.origin == nil, "an operator of a receiver made from a source observes the origin")
         self.strategy = strategy
-        source =
-            upstream.origin == nil
-            ? StateSource(RecentValues(limit: strategy.replayLimit), sharingOrderOf: upstream.source)
-            : StateSource(RecentValues(limit: strategy.replayLimit))
+        source = StateSource(RecentValues(limit: strategy.replayLimit), sharingOrderOf: upstream.source)
         origin = nil
         target = nil
         source.label(flavour: "ReceiverStyle", type: Receiver<Wave>.self, note: "(an operator's)")
@@ -353,8 +350,9 @@ extension Receiver.Transmitter: Inlet {
     /// What its receiver replays.
     public var replay: Replay { receiver.replay }
 
-    /// Always `nil`, as for its receiver.
-    public var currentValue: Wave? { nil }
+    /// Its receiver's: `nil`, or, for a transmitter that feeds a source
+    /// (``Receiver/make(feeding:)``), that source's current value.
+    public var currentValue: Wave? { receiver.currentValue }
 
     /// Adds a listener to its receiver.
     ///
