@@ -111,8 +111,9 @@ public final class Receiver<Wave> {
     }
 
     /// A receiver only ever broadcast to from inside `upstream`'s deliveries
-    /// (an operator's output): it shares their delivery order. Never made
-    /// downstream of a receiver made from another source, whose operators
+    /// (an operator's output): it shares their delivery order.
+    ///
+    /// Never made downstream of a receiver made from another source, whose operators
     /// observe the origin per listener.
     @usableFromInline
     init<Upstream>(strategy: Strategy, derivedFrom upstream: Receiver<Upstream>) {
