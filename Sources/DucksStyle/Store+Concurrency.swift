@@ -79,3 +79,19 @@ extension ObservableType where Element: Sendable {
         }
     }
 }
+
+extension ObservableType where Self: Source, Element: Sendable, Element == Value {
+    /// The elements, for `for await`, buffered as `policy` says: a relay's
+    /// values, as StateCore's `Source.values(bufferingPolicy:)` gives them
+    /// (a relay is both an observable and a source, and both spellings are
+    /// the same sequence).
+    ///
+    /// - Parameter policy: How elements wait for the loop;
+    ///   `.bufferingNewest(1)` keeps only the latest.
+    /// - Returns: The elements as an async sequence.
+    public func values(
+        bufferingPolicy policy: AsyncStream<Element>.Continuation.BufferingPolicy
+    ) -> ObservedValues<Element> {
+        ObservedValues(bufferingPolicy: policy) { sink in observe(sink.yield) }
+    }
+}

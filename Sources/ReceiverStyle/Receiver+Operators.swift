@@ -8,51 +8,55 @@
 // Inlinable operators: state-bench S2 (an operator chain runs specialised
 // for its wave types only when its closures are compiled where it is used).
 extension Receiver {
-    /// Makes a receiver with this receiver's strategy, fed by the operator
-    /// `makeForward` makes with each wave of this one.
+    /// Makes a receiver with this receiver's strategy, fed by `step` with
+    /// each wave of this one.
     ///
-    /// The operator is given the derived transmitter and the upstream
-    /// subscription, which it may dispose (even during the replay) to let go
-    /// of this receiver. It is made once, for the derived receiver; on a
-    /// receiver made from another source, once per listener (see
-    /// ``derivePerListener(_:from:)``).
+    /// `step` is given the operator's state (`state` at first), the derived
+    /// transmitter and the upstream subscription, which it may dispose (even
+    /// during the replay) to let go of this receiver. The state is one for
+    /// the derived receiver; on a receiver made from another source, one per
+    /// listener (see ``derivePerListener(state:step:from:)``).
     @inlinable
-    func derive<Derived>(
-        _ makeForward: @escaping () -> (Wave, Receiver<Derived>.Transmitter, Disposable) -> Void
+    func derive<Derived, State>(
+        state: State,
+        _ step: @escaping (inout State, Wave, Receiver<Derived>.Transmitter, Disposable) -> Void
     ) -> Receiver<Derived> {
-        if let origin { return derivePerListener(makeForward, from: origin) }
-        let forward = makeForward()
+        if let origin { return derivePerListener(state: state, step: step, from: origin) }
+        var state = state
         // The derived receiver is only sent to from this receiver's
         // deliveries, so it shares their delivery lock.
         let derived = Receiver<Derived>(strategy: strategy.converted(to: Derived.self), derivedFrom: self)
         let transmitter = Receiver<Derived>.Transmitter(derived)
         let upstream = SingleAssignmentDisposable()
-        upstream.setDisposable(listen { wave in forward(wave, transmitter, upstream) })
+        upstream.setDisposable(listen { wave in step(&state, wave, transmitter, upstream) })
         return derived
     }
 
     /// The operator's receiver downstream of a receiver made from another
     /// source: itself made from that source, each listener observing the
-    /// origin through an operator of its own.
+    /// origin through the operator with a state of its own.
     ///
-    /// A receiver of its own, fed from inside the origin's deliveries, would
-    /// need a lock of its own that a new listener's replay takes outside
-    /// them: a listener sending to the origin from its replay, while another
-    /// thread delivered, would deadlock. Observing the origin per listener
-    /// takes no lock but the origin's, and keeps the origin's replay.
+    /// So each listener is handed the origin's replay through the operator,
+    /// and a stateful operator counts per listener. A derived receiver
+    /// shared by every listener would keep values to replay under a lock of
+    /// its own, taken by a new listener's replay outside the origin's
+    /// deliveries: a listener sending to the origin from its replay, while
+    /// another thread delivered, would deadlock. Observing the origin per
+    /// listener takes no lock but the origin's.
     @usableFromInline
-    func derivePerListener<Derived>(
-        _ makeForward: @escaping () -> (Wave, Receiver<Derived>.Transmitter, Disposable) -> Void,
+    func derivePerListener<Derived, State>(
+        state: State,
+        step: @escaping (inout State, Wave, Receiver<Derived>.Transmitter, Disposable) -> Void,
         from origin: ReceiverOrigin<Wave>
     ) -> Receiver<Derived> {
         let perListener = ReceiverOrigin<Derived>(
             observe: { handler in
-                let forward = makeForward()
+                var state = state
                 // Hands the operator's output straight to the listener.
                 let listener = UncheckedSendable(handler)
                 let transmitter = Receiver<Derived>.Transmitter(Receiver<Derived>(feeding: { listener.value($0) }))
                 let upstream = SingleAssignmentDisposable()
-                upstream.setDisposable(origin.observe { wave in forward(wave, transmitter, upstream) })
+                upstream.setDisposable(origin.observe { wave in step(&state, wave, transmitter, upstream) })
                 return upstream
             },
             replay: origin.replay,
@@ -74,7 +78,7 @@ extension Receiver {
     /// - Returns: A receiver with this receiver's strategy.
     @inlinable
     public func map<Mapped>(_ transform: @escaping (Wave) -> Mapped) -> Receiver<Mapped> {
-        derive { { wave, transmitter, _ in transmitter.broadcast(transform(wave)) } }
+        derive(state: ()) { _, wave, transmitter, _ in transmitter.broadcast(transform(wave)) }
     }
 
     /// Returns a receiver of the waves that satisfy `isIncluded`.
@@ -90,10 +94,8 @@ extension Receiver {
     /// - Returns: A receiver with this receiver's strategy.
     @inlinable
     public func filter(_ isIncluded: @escaping (Wave) -> Bool) -> Receiver {
-        derive {
-            { wave, transmitter, _ in
-                if isIncluded(wave) { transmitter.broadcast(wave) }
-            }
+        derive(state: ()) { _, wave, transmitter, _ in
+            if isIncluded(wave) { transmitter.broadcast(wave) }
         }
     }
 
@@ -112,13 +114,10 @@ extension Receiver {
     /// - Returns: A receiver with this receiver's strategy.
     @inlinable
     public func withPrevious() -> Receiver<(Wave?, Wave)> {
-        derive {
-            var previous: Wave?
-            return { wave, transmitter, _ in
-                let pair = (previous, wave)
-                previous = wave
-                transmitter.broadcast(pair)
-            }
+        derive(state: Wave?.none) { previous, wave, transmitter, _ in
+            let pair = (previous, wave)
+            previous = wave
+            transmitter.broadcast(pair)
         }
     }
 
@@ -137,14 +136,11 @@ extension Receiver {
     @inlinable
     public func skip(count: Int) -> Receiver {
         guard count > 0 else { return self }
-        return derive {
-            var remaining = count
-            return { wave, transmitter, _ in
-                if remaining > 0 {
-                    remaining -= 1
-                } else {
-                    transmitter.broadcast(wave)
-                }
+        return derive(state: count) { remaining, wave, transmitter, _ in
+            if remaining > 0 {
+                remaining -= 1
+            } else {
+                transmitter.broadcast(wave)
             }
         }
     }
@@ -169,15 +165,12 @@ extension Receiver {
         guard count > 0 else {
             return Receiver(strategy: strategy)
         }
-        return derive {
-            var remaining = count
-            return { wave, transmitter, upstream in
-                guard remaining > 0 else { return }
-                remaining -= 1
-                transmitter.broadcast(wave)
-                if remaining == 0 {
-                    upstream.dispose()
-                }
+        return derive(state: count) { remaining, wave, transmitter, upstream in
+            guard remaining > 0 else { return }
+            remaining -= 1
+            transmitter.broadcast(wave)
+            if remaining == 0 {
+                upstream.dispose()
             }
         }
     }
@@ -197,13 +190,10 @@ extension Receiver where Wave: Equatable {
     /// - Returns: A receiver with this receiver's strategy.
     @inlinable
     public func skipRepeats() -> Receiver {
-        derive {
-            var last: Wave?
-            return { wave, transmitter, _ in
-                guard last != wave else { return }
-                last = wave
-                transmitter.broadcast(wave)
-            }
+        derive(state: Wave?.none) { last, wave, transmitter, _ in
+            guard last != wave else { return }
+            last = wave
+            transmitter.broadcast(wave)
         }
     }
 }
@@ -223,12 +213,9 @@ extension Receiver where Wave: Hashable {
     /// - Returns: A receiver with this receiver's strategy.
     @inlinable
     public func uniqueValues() -> Receiver {
-        derive {
-            var seen = Set<Wave>()
-            return { wave, transmitter, _ in
-                if seen.insert(wave).inserted {
-                    transmitter.broadcast(wave)
-                }
+        derive(state: Set<Wave>()) { seen, wave, transmitter, _ in
+            if seen.insert(wave).inserted {
+                transmitter.broadcast(wave)
             }
         }
     }
@@ -246,10 +233,8 @@ extension Receiver where Wave: OptionalProtocol {
     /// - Returns: A receiver with this receiver's strategy.
     @inlinable
     public func skipNil() -> Receiver<Wave.Wrapped> {
-        derive {
-            { wave, transmitter, _ in
-                if let value = wave.optional { transmitter.broadcast(value) }
-            }
+        derive(state: ()) { _, wave, transmitter, _ in
+            if let value = wave.optional { transmitter.broadcast(value) }
         }
     }
 }

@@ -69,6 +69,8 @@ public final class Receiver<Wave> {
     /// The send of the source that the transmitter of a receiver made by
     /// ``make(feeding:)`` feeds; nil otherwise.
     @usableFromInline let target: (@Sendable (Wave) -> Void)?
+    /// Whether `target` is set.
+    @usableFromInline let feeds: Bool
     /// The attached action log's recorder, if any.
     ///
     /// Only touched in the receiver's order. With none attached, a wave pays one load.
@@ -80,12 +82,13 @@ public final class Receiver<Wave> {
     @usableFromInline @exclusivity(unchecked) var isRecording = false
 
     @usableFromInline
-    init(strategy: Strategy) {
+    init(strategy: Strategy, labelled: Bool = true) {
         self.strategy = strategy
         source = StateSource(RecentValues(limit: strategy.replayLimit))
         origin = nil
         target = nil
-        source.label(flavour: "ReceiverStyle", type: Receiver<Wave>.self)
+        feeds = false
+        if labelled { source.label(flavour: "ReceiverStyle", type: Receiver<Wave>.self) }
     }
 
     /// A receiver whose listeners listen to `origin`; its own source stays
@@ -97,6 +100,7 @@ public final class Receiver<Wave> {
         source = StateSource(RecentValues(limit: 0))
         self.origin = origin
         target = nil
+        feeds = false
     }
 
     /// A receiver, unlabelled, whose broadcasts go to `target`; its
@@ -108,6 +112,7 @@ public final class Receiver<Wave> {
         source = StateSource(RecentValues(limit: 0))
         self.origin = origin
         self.target = target
+        feeds = true
     }
 
     /// A receiver only ever broadcast to from inside `upstream`'s deliveries
@@ -122,6 +127,7 @@ public final class Receiver<Wave> {
         source = StateSource(RecentValues(limit: strategy.replayLimit), sharingOrderOf: upstream.source)
         origin = nil
         target = nil
+        feeds = false
         source.label(flavour: "ReceiverStyle", type: Receiver<Wave>.self, note: "(an operator's)")
     }
 
@@ -191,6 +197,12 @@ public final class Receiver<Wave> {
         // (state-bench S1 and S3).
         if isRecording { record(wave) }
         source.publish(wave)
+    }
+
+    /// Sends `wave` to the source this receiver's transmitter feeds.
+    @usableFromInline @inline(never)
+    func feed(_ wave: Wave) {
+        target?(wave)
     }
 
     /// Records `wave` in the attached log; runs in the receiver's order.

@@ -14,6 +14,16 @@ final class Tally: @unchecked Sendable {
         sum &+= value
     }
 
+    /// As ``take(_:)``, counting without the overflow check: for the
+    /// bridged cases (S1 `origin→target`), whose handlers would otherwise
+    /// be the same code as a direct case's and be merged with it, moving a
+    /// thunk into that case's every delivery.
+    @inline(__always)
+    func takeThroughBridge(_ value: Int) {
+        count &+= 1
+        sum &+= value
+    }
+
     /// Whether this listener received `count` values summing to `sum`.
     func received(count expectedCount: Int, sum expectedSum: Int) -> Bool {
         count == expectedCount && sum == expectedSum
