@@ -29,6 +29,14 @@ public enum Replay: Sendable, Hashable {
 /// `StateConformance`'s `Conformance.check` checks one with no adapter, and
 /// the rules C1–C14 of the contract are the rules every source keeps.
 ///
+/// Every flavour's way of observing takes any source, so a screen of one
+/// flavour observes a store of another: `asObservable()` (Ducks),
+/// `Receiver.make(from:)`, `asProperty()` (Delta) and
+/// `add(subscriber:)` (Reactor), each a source with its origin's order and
+/// replay, holding no copy of the values. ``values(bufferingPolicy:)`` and
+/// ``observed(initial:on:)`` are the `AsyncSequence` and Observation bridges
+/// of every source.
+///
 /// What every conforming type of the package guarantees:
 ///
 /// - every value sent reaches every observer registered at that moment
