@@ -94,7 +94,7 @@ extension Receiver {
     /// edits.broadcast("Ada")                       // name.accept("Ada")
     /// ```
     ///
-    /// Otherwise as ``make(feeding:)``.
+    /// Otherwise as `make(feeding:)`.
     ///
     /// - Parameter target: The source that takes and delivers the waves.
     /// - Returns: The transmitter.

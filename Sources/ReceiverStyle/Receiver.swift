@@ -67,7 +67,7 @@ public final class Receiver<Wave> {
     /// receiver with its own transmitter.
     @usableFromInline let origin: ReceiverOrigin<Wave>?
     /// The send of the source that the transmitter of a receiver made by
-    /// ``make(feeding:)`` feeds; nil otherwise.
+    /// `make(feeding:)` feeds; nil otherwise.
     @usableFromInline let target: (@Sendable (Wave) -> Void)?
     /// Whether `target` is set.
     @usableFromInline let feeds: Bool
@@ -364,7 +364,7 @@ extension Receiver.Transmitter: Inlet {
     public var replay: Replay { receiver.replay }
 
     /// Its receiver's: `nil`, or, for a transmitter that feeds a source
-    /// (``Receiver/make(feeding:)``), that source's current value.
+    /// (`Receiver.make(feeding:)`), that source's current value.
     public var currentValue: Wave? { receiver.currentValue }
 
     /// Adds a listener to its receiver.
