@@ -108,7 +108,7 @@ enum TimelineChart {
         return
             "<text x=\"16\" y=\"\(f(lane.headerY))\"><tspan font-size=\"14\" font-weight=\"bold\">"
             + "\(SVGText.escaped(flavour.product))</tspan><tspan fill=\"#444\" dx=\"10\">"
-            + "\(SVGText.escaped("as in \(flavour.seed): inputs are \(flavour.inputKind)s; \(observers)"))"
+            + "\(SVGText.escaped(lane.lane.caption ?? "as in \(flavour.seed): inputs are \(flavour.inputKind)s; \(observers)"))"
             + "</tspan><tspan fill=\"\(run.matchesFixture ? scriptColour : queuedColour)\" dx=\"10\">"
             + "\(SVGText.escaped(check))</tspan></text>"
     }

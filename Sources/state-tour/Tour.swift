@@ -132,6 +132,9 @@ struct Tour {
             } else {
                 print("  ✓ \(name)  \(run.trace.count) states observed, as the fixture says")
             }
+            if options.scenario == .mixed {
+                print("    " + String(repeating: " ", count: width) + "  \(MixedApp.caption(of: run.flavour))")
+            }
         }
         print("")
         print("How the flavours differ (measured by running each one)")

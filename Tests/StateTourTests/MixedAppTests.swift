@@ -1,5 +1,6 @@
 import Foundation
 import ReactorStyle
+import SVGText
 import Scenarios
 import StateInspector
 import TestSupport
@@ -88,6 +89,11 @@ struct MixedAppTests {
         // The effect's ticks are drawn once, in the store's (Reactor's) lane.
         let withTicks = timeline.lanes.filter { lane in lane.events.contains { $0.mark == .effectTick } }
         #expect(withTicks.map { $0.flavour } == [.reactor])
+        // Each lane says which screen it is and how it observes and sends.
+        let svg = TimelineChart.svg(timeline)
+        for flavour in Flavour.allCases {
+            #expect(svg.contains(SVGText.escaped(MixedApp.caption(of: flavour))))
+        }
     }
 
     @Test("state-tour --scenario mixed runs the app and exits 0 when every screen matches")

@@ -7,6 +7,7 @@ import ReactorStyle
 final class AccountScreen: SessionScreen, @unchecked Sendable {
     // Safe to share: the view, the bag and the recorder are thread-safe.
     let flavour = Flavour.delta
+    static let caption = "the account screen: subscribes to store.asProperty(); sends with a DynamicActionType"
     private let session: PropertyView<Core<ReactorScenarios.Session>>
     private let bag = DisposeBag()
     private let shown = Recorder<String>()

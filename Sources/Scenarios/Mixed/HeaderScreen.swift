@@ -7,6 +7,7 @@ import ReactorStyle
 final class HeaderScreen: SessionScreen, ReactorStyle.Subscriber, @unchecked Sendable {
     // Safe to share: the store and the recorder are thread-safe.
     let flavour = Flavour.reactor
+    static let caption = "the header: a subscriber of the store (immediate); sends with fire(event:)"
     private let store: Core<ReactorScenarios.Session>
     private let shown = Recorder<String>()
 

@@ -7,6 +7,7 @@ import ReactorStyle
 final class LogInScreen: SessionScreen, @unchecked Sendable {
     // Safe to share: the relay, the bag and the recorder are thread-safe.
     let flavour = Flavour.ducks
+    static let caption = "the log-in screen: observes store.asObservable(); sends with bind(to: store.dispatcher)"
     private let taps = PublishRelay<SessionInput>()
     private let bag = DisposeBag()
     private let shown = Recorder<String>()

@@ -60,6 +60,17 @@ package final class MixedApp: Sendable {
         return screen
     }
 
+    /// Which screen the app writes in `flavour`, and how it observes and
+    /// sends, in words.
+    package static func caption(of flavour: Flavour) -> String {
+        switch flavour {
+        case .reactor: HeaderScreen.caption
+        case .ducks: LogInScreen.caption
+        case .receiver: ProgressScreen.caption
+        case .delta: AccountScreen.caption
+        }
+    }
+
     /// Taps the button for `input` on the screen that has it.
     package func send(_ input: SessionInput) {
         screen(senders[input] ?? .reactor).tap(input)
@@ -80,6 +91,8 @@ package final class MixedApp: Sendable {
 package protocol SessionScreen: Sendable {
     /// The flavour it is written in.
     var flavour: Flavour { get }
+    /// Which screen it is, and how it observes and sends, in words.
+    static var caption: String { get }
     /// Each state the screen was shown, in order.
     var transcript: [String] { get }
     /// Taps the button that sends `input`.

@@ -8,6 +8,8 @@ final class ProgressScreen: SessionScreen, @unchecked Sendable {
     // Safe to share: the transmitter, the bag and the recorder are
     // thread-safe.
     let flavour = Flavour.receiver
+    static let caption =
+        "the progress screen: listens to Receiver.make(from: store); sends with Receiver.make(feeding: store)"
     private let events: Receiver<any Event>.Transmitter
     private let session: Receiver<ReactorScenarios.Session>
     private let bag = DisposeBag()

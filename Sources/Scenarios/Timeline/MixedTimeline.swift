@@ -31,7 +31,8 @@ extension TimelineLane {
         return flavours.indices.map { index in
             TimelineLane(
                 flavour: flavours[index], events: recorders[index].events, observerScheduler: nil,
-                run: FlavourRun(flavour: flavours[index], trace: traces[index].values, expected: expected))
+                run: FlavourRun(flavour: flavours[index], trace: traces[index].values, expected: expected),
+                caption: MixedApp.caption(of: flavours[index]))
         }
     }
 }

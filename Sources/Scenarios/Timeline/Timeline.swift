@@ -46,6 +46,9 @@ package struct TimelineLane: Sendable {
     package let observerScheduler: String?
     /// What the observers saw, against what the fixture says they should.
     package let run: FlavourRun
+    /// What the lane is, in words, where the flavour's name does not say
+    /// it all (a screen of the mixed app); nil otherwise.
+    package var caption: String? = nil
 
     /// Runs `scenario` in `flavour` with every instrument recording.
     static func record(_ scenario: ScenarioKind, in flavour: Flavour) -> TimelineLane {
