@@ -69,8 +69,6 @@ public final class Receiver<Wave> {
     /// The send of the source that the transmitter of a receiver made by
     /// `make(feeding:)` feeds; nil otherwise.
     @usableFromInline let target: (@Sendable (Wave) -> Void)?
-    /// Whether `target` is set.
-    @usableFromInline let feeds: Bool
     /// The attached action log's recorder, if any.
     ///
     /// Only touched in the receiver's order. With none attached, a wave pays one load.
@@ -87,7 +85,6 @@ public final class Receiver<Wave> {
         source = StateSource(RecentValues(limit: strategy.replayLimit))
         origin = nil
         target = nil
-        feeds = false
         if labelled { source.label(flavour: "ReceiverStyle", type: Receiver<Wave>.self) }
     }
 
@@ -100,7 +97,6 @@ public final class Receiver<Wave> {
         source = StateSource(RecentValues(limit: 0))
         self.origin = origin
         target = nil
-        feeds = false
     }
 
     /// A receiver, unlabelled, whose broadcasts go to `target`; its
@@ -112,7 +108,6 @@ public final class Receiver<Wave> {
         source = StateSource(RecentValues(limit: 0))
         self.origin = origin
         self.target = target
-        feeds = true
     }
 
     /// A receiver only ever broadcast to from inside `upstream`'s deliveries
@@ -127,7 +122,6 @@ public final class Receiver<Wave> {
         source = StateSource(RecentValues(limit: strategy.replayLimit), sharingOrderOf: upstream.source)
         origin = nil
         target = nil
-        feeds = false
         source.label(flavour: "ReceiverStyle", type: Receiver<Wave>.self, note: "(an operator's)")
     }
 
@@ -197,12 +191,6 @@ public final class Receiver<Wave> {
         // (state-bench S1 and S3).
         if isRecording { record(wave) }
         source.publish(wave)
-    }
-
-    /// Sends `wave` to the source this receiver's transmitter feeds.
-    @usableFromInline @inline(never)
-    func feed(_ wave: Wave) {
-        target?(wave)
     }
 
     /// Records `wave` in the attached log; runs in the receiver's order.

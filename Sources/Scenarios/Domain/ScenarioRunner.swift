@@ -122,39 +122,25 @@ package enum ScenarioRunner {
             let fraction = state.loading ? Double(state.progress + 1) / (reports + 1) : (state.loggedIn ? 1 : 0)
             for flavour in Flavour.allCases { progress(flavour, state.description, fraction) }
         }
+        /// The store as the fixture drives it: inputs through the screens.
+        func storeHarness(_ app: MixedApp) -> DriverHarness<SessionInput, SessionSnapshot> {
+            let store = app.store
+            return DriverHarness(
+                .reactor, current: { store.state.snapshot }, send: { app.send($0) },
+                subscribe: { handler in store.observe { handler($0.snapshot) } })
+        }
         switch clock {
         case .virtual:
             let scheduler = TestScheduler()
             app = MixedApp(effects: scheduler, senders: senders)
-            let store = app.store
-            let harness = DriverHarness<SessionInput, SessionSnapshot>(
-                .reactor, current: { store.state.snapshot }, send: { app.send($0) },
-                subscribe: { handler in store.observe { handler($0.snapshot) } })
-            let reporting = store.observe { report($0.snapshot) }
+            let harness = storeHarness(app)
+            let reporting = harness.observe(report)
             _ = FixtureRunner.run(SessionFixture.fixture, on: harness) { scheduler.advance(by: $0) }
-            reporting.dispose()
+            reporting.stop()
         case .real(let tick, let timeout):
             let effects = QueueScheduler(label: "state-tour.mixed.effects", qos: .userInitiated)
             app = MixedApp(effects: effects, tick: tick, senders: senders)
-            let loaded = DispatchSemaphore(value: 0)
-            let loggedOut = DispatchSemaphore(value: 0)
-            let phase = LockedValue(0)
-            let watching = app.store.observe { state in
-                report(state.snapshot)
-                if state.loggedIn, !state.loading, phase.value == 0 {
-                    phase.modify { $0 = 1 }
-                    loaded.signal()
-                } else if !state.loggedIn, phase.value == 1 {
-                    phase.modify { $0 = 2 }
-                    loggedOut.signal()
-                }
-            }
-            app.send(.logIn)
-            if loaded.wait(timeout: .now() + timeout.dispatchInterval) == .success {
-                app.send(.logOut)
-                _ = loggedOut.wait(timeout: .now() + timeout.dispatchInterval)
-            }
-            watching.dispose()
+            runSessionOnRealClock(storeHarness(app), timeout: timeout, onState: report)
         }
         let expected = SessionFixture.expectedTrace(for: .reactor).map(\.description)
         return app.screens.map { FlavourRun(flavour: $0.flavour, trace: $0.transcript, expected: expected) }
@@ -192,23 +178,45 @@ package enum ScenarioRunner {
         guard case .real(let tick, let timeout) = clock else {
             return runSessionOnVirtualTime(flavour, progress: progress)
         }
-        let loaded = DispatchSemaphore(value: 0)
-        let loggedOut = DispatchSemaphore(value: 0)
-        let phase = LockedValue(0)
         let trace = Recorder<String>()
         let effects = QueueScheduler(label: "state-tour.\(flavour).effects", qos: .userInitiated)
         let harness = Scenarios.session(flavour, effects: effects, tick: tick)
-        let observation = harness.observe { state in
+        runSessionOnRealClock(harness, timeout: timeout) { state in
             trace.append(state.description)
             let reports = Double(SessionFixture.lastProgress + 1)
             progress(state.description, state.loading ? Double(state.progress + 1) / (reports + 1) : 0)
+        } milestone: { state in
+            progress(state.description, 1)
+        }
+        return FlavourRun(
+            flavour: flavour,
+            trace: trace.values,
+            expected: SessionFixture.expectedTrace(for: flavour).map(\.description)
+        )
+    }
+
+    /// Logs in on `harness`, waits (at most `timeout`) until the effect has
+    /// loaded, logs out and waits until the session is logged out, handing
+    /// `onState` each state its observer sees, and `milestone` the loaded
+    /// and the logged-out state.
+    static func runSessionOnRealClock(
+        _ harness: any Harness<SessionInput, SessionSnapshot>,
+        timeout: Duration,
+        onState: @escaping @Sendable (SessionSnapshot) -> Void,
+        milestone: @escaping @Sendable (SessionSnapshot) -> Void = { _ in }
+    ) {
+        let loaded = DispatchSemaphore(value: 0)
+        let loggedOut = DispatchSemaphore(value: 0)
+        let phase = LockedValue(0)
+        let observation = harness.observe { state in
+            onState(state)
             if state.loggedIn, !state.loading, phase.value == 0 {
                 phase.modify { $0 = 1 }
-                progress(state.description, 1)
+                milestone(state)
                 loaded.signal()
             } else if !state.loggedIn, phase.value == 1 {
                 phase.modify { $0 = 2 }
-                progress(state.description, 1)
+                milestone(state)
                 loggedOut.signal()
             }
         }
@@ -218,11 +226,6 @@ package enum ScenarioRunner {
             harness.send(.logOut)
             _ = loggedOut.wait(timeout: .now() + timeout.dispatchInterval)
         }
-        return FlavourRun(
-            flavour: flavour,
-            trace: trace.values,
-            expected: SessionFixture.expectedTrace(for: flavour).map(\.description)
-        )
     }
 
     /// The session on a test scheduler, through the conformance kit's

@@ -274,15 +274,6 @@ extension StateSource {
 }
 
 extension StateSource where Value: Sendable {
-    /// The values delivered from now on, for `for await`; each iteration
-    /// adds an observer (replaying if `replaying`).
-    package func values(
-        replaying: Bool,
-        bufferingPolicy policy: AsyncStream<Value>.Continuation.BufferingPolicy
-    ) -> ObservedValues<Value> {
-        ObservedValues(bufferingPolicy: policy) { sink in self.add(replaying: replaying, sink.yield) }
-    }
-
     /// An `Observable` model of the current value, kept up to date on
     /// `scheduler`.
     package func observed<Current>(on scheduler: Scheduler) -> ObservedState<Current>
