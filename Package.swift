@@ -86,6 +86,11 @@ let package = Package(
                 "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle", "StateInspector", "TestSupport",
             ]),
         .testTarget(
+            name: "ObservationTests",
+            dependencies: [
+                "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle", "StateInspector", "TestSupport",
+            ]),
+        .testTarget(
             name: "ConformanceTests",
             dependencies: [
                 "Scenarios", "StateConformance", "ReactorStyle", "DucksStyle", "ReceiverStyle", "DeltaStyle",

@@ -34,14 +34,16 @@ extension Core where StateType: Sendable {
     ///
     /// ```swift
     /// let model = App.sharedCore.observed()
-    /// Text(String(model.value.player.level))
+    /// Text(String(model.player.level))   // invalidated when player changes
     /// ```
     ///
     /// - Parameter scheduler: Where updates are applied. By default
     ///   `MainQueueScheduler.shared`: at once when the value is delivered on
     ///   the main queue and no earlier update is waiting there, otherwise on
     ///   the main queue, after the updates before it. Either way updates are
-    ///   applied in delivery order, each once.
+    ///   applied in delivery order; values that arrive while one waits are
+    ///   applied with it, as the latest. A reader of one member (`model.count`)
+    ///   is invalidated only when that member changes (see `ObservedState`).
     /// - Returns: The model.
     public func observed(on scheduler: Scheduler = MainQueueScheduler.shared) -> ObservedState<StateType> {
         source.observed(on: scheduler)

@@ -27,9 +27,12 @@ extension Receiver where Wave: Sendable {
     ///   - initial: The value until a wave arrives (or the replay's last).
     ///   - scheduler: Where updates are applied. By default
     ///     `MainQueueScheduler.shared`: at once when the wave is delivered on
-    ///     the main queue and no earlier update is waiting there, otherwise
-    ///     on the main queue, after the updates before it. Either way updates
-    ///     are applied in delivery order, each once.
+    ///     the main queue and no earlier update is waiting there, otherwise on
+    ///     the main queue, after the updates before it. Either way updates are
+    ///     applied in delivery order; values that arrive while one waits are
+    ///     applied with it, as the latest. A reader of one member
+    ///     (`model.count`) is invalidated only when that member changes (see
+    ///     `ObservedState`).
     /// - Returns: The model.
     public func observed(initial: Wave, on scheduler: Scheduler = MainQueueScheduler.shared) -> ObservedState<Wave> {
         // StateCore's bridge of every source: `Source.observed(initial:on:)`.

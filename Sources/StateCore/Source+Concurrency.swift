@@ -38,10 +38,13 @@ extension Source where Value: Sendable {
     /// - Parameters:
     ///   - initial: The value until the source delivers one.
     ///   - scheduler: Where updates are applied. By default
-    ///     `MainQueueScheduler.shared`: at once when the value is delivered
-    ///     on the main queue and no earlier update is waiting there,
-    ///     otherwise on the main queue, after the updates before it. Either
-    ///     way updates are applied in delivery order, each once.
+    ///     `MainQueueScheduler.shared`: at once when the value is delivered on
+    ///     the main queue and no earlier update is waiting there, otherwise on
+    ///     the main queue, after the updates before it. Either way updates are
+    ///     applied in delivery order; values that arrive while one waits are
+    ///     applied with it, as the latest. A reader of one member
+    ///     (`model.count`) is invalidated only when that member changes (see
+    ///     ``ObservedState``).
     /// - Returns: The model.
     public func observed(initial: Value, on scheduler: Scheduler = MainQueueScheduler.shared) -> ObservedState<Value> {
         ObservedState(initial: initial, on: scheduler) { handler in observe(handler) }

@@ -269,14 +269,18 @@ struct MainQueueSchedulerTests {
     }
 
     @MainActor
-    @Test("ObservedState on a main queue scheduler: values sent from main and four threads applied in order, each once")
+    @Test(
+        "ObservedState on a main queue scheduler: values sent from main and four threads applied in delivery order, never going back"
+    )
     func observedStateOrder() async {
         let registry = ObserverRegistry<Int>()
         // A scheduler of its own rather than the default `shared`, which
         // other tests expect to find idle: the same type, the same rules.
         let model = ObservedState(initial: 0, on: MainQueueScheduler()) { registry.add($0) }
         // The value each update replaces, seen as observation announces it:
-        // in delivery order, each once, that is 0, 1, 2, ….
+        // in delivery order, starting from 0. Values that arrive while an
+        // update waits on the main queue are applied as one, the latest, so
+        // some are skipped.
         let replaced = Recorder<Int>()
         @Sendable func track() {
             withObservationTracking {
@@ -313,6 +317,10 @@ struct MainQueueSchedulerTests {
 
         let total = perSource * (threads + 1)
         #expect(model.value == total)
-        #expect(replaced.values == Array(0..<total))
+        let values = replaced.values
+        #expect(values.first == 0)
+        #expect(
+            zip(values, values.dropFirst()).allSatisfy { $0 < $1 },
+            "an update applied a value older than one before it: \(values)")
     }
 }
