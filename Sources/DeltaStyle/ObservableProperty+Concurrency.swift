@@ -32,6 +32,7 @@ extension ObservableProperty where ValueType: Sendable {
     ///   applied with it, as the latest. A reader of one member (`model.count`)
     ///   is invalidated only when that member changes (see `ObservedState`).
     /// - Returns: The model.
+    @inlinable
     public func observed(on scheduler: Scheduler = MainQueueScheduler.shared) -> ObservedState<ValueType> {
         source.observed(on: scheduler)
     }

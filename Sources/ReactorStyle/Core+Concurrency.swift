@@ -45,6 +45,7 @@ extension Core where StateType: Sendable {
     ///   applied with it, as the latest. A reader of one member (`model.count`)
     ///   is invalidated only when that member changes (see `ObservedState`).
     /// - Returns: The model.
+    @inlinable
     public func observed(on scheduler: Scheduler = MainQueueScheduler.shared) -> ObservedState<StateType> {
         source.observed(on: scheduler)
     }

@@ -34,6 +34,7 @@ extension Receiver where Wave: Sendable {
     ///     (`model.count`) is invalidated only when that member changes (see
     ///     `ObservedState`).
     /// - Returns: The model.
+    @inlinable
     public func observed(initial: Wave, on scheduler: Scheduler = MainQueueScheduler.shared) -> ObservedState<Wave> {
         // StateCore's bridge of every source: `Source.observed(initial:on:)`.
         ObservedState(initial: initial, on: scheduler) { handler in self.listen(to: handler) }

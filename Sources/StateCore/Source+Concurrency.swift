@@ -46,6 +46,7 @@ extension Source where Value: Sendable {
     ///     (`model.count`) is invalidated only when that member changes (see
     ///     ``ObservedState``).
     /// - Returns: The model.
+    @inlinable
     public func observed(initial: Value, on scheduler: Scheduler = MainQueueScheduler.shared) -> ObservedState<Value> {
         ObservedState(initial: initial, on: scheduler) { handler in observe(handler) }
     }

@@ -9,12 +9,13 @@ import SVGText
 enum Chart {
     /// The flavours in the order the legend lists them, each with its
     /// shades: the first for its first case in a run, the next for the next
-    /// (`ducks.relay`, `ducks.store`, …); `*.log` cases take the lightest.
+    /// (`ducks.relay`, `ducks.store`, …); `*.model` cases take the
+    /// second lightest, `*.log` cases the lightest.
     private static let families: [(name: String, shades: [String])] = [
-        ("reactor", ["#c0392b", "#e74c3c", "#f1948a"]),
-        ("ducks", ["#1f618d", "#2e86c1", "#5dade2", "#aed6f1"]),
-        ("receiver", ["#1e8449", "#28b463", "#82e0aa"]),
-        ("delta", ["#6c3483", "#8e44ad", "#bb8fce", "#d2b4de"]),
+        ("reactor", ["#c0392b", "#e74c3c", "#f1948a", "#f5b7b1"]),
+        ("ducks", ["#1f618d", "#2e86c1", "#5dade2", "#aed6f1", "#d6eaf8"]),
+        ("receiver", ["#1e8449", "#28b463", "#82e0aa", "#d5f5e3"]),
+        ("delta", ["#6c3483", "#8e44ad", "#bb8fce", "#d2b4de", "#ebdef0"]),
     ]
     /// Legend entries per row.
     private static let legendColumns = 8
@@ -35,11 +36,13 @@ enum Chart {
         }
         return families.flatMap { family -> [(flavour: String, colour: String)] in
             let members = names.filter { $0 == family.name || $0.hasPrefix(family.name + ".") }
-            let plain = members.filter { !$0.hasSuffix(".log") }
+            let plain = members.filter { !$0.hasSuffix(".log") && !$0.hasSuffix(".model") }
+            let modelled = members.filter { $0.hasSuffix(".model") }
             let logged = members.filter { $0.hasSuffix(".log") }
             return plain.enumerated().map { index, name in
-                (name, family.shades[min(index, family.shades.count - 2)])
-            } + logged.map { ($0, family.shades[family.shades.count - 1]) }
+                (name, family.shades[min(index, family.shades.count - 3)])
+            } + modelled.map { ($0, family.shades[family.shades.count - 2]) }
+                + logged.map { ($0, family.shades[family.shades.count - 1]) }
         }
     }
 
@@ -79,7 +82,7 @@ enum Chart {
             <rect width="100%" height="100%" fill="white"/>
             <text x="\(left)" y="20" font-size="15" font-weight="bold">state-bench: \
             time per unit as a multiple of the floor (log scale); ticks mark the targets; \
-            *.log: with an ActionLog attached</text>
+            *.log: with an ActionLog attached; *.model: with an ObservedState attached</text>
             \(legend.joined(separator: "\n"))
             <text x="\(left)" y="\(48 + Double(legendRows - 1) * 18 + 10)">\(SVGText.escaped(floorNote))</text>
             \(body.joined(separator: "\n"))

@@ -130,7 +130,9 @@ enum S3 {
                     let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }
                     return Sample(elapsed: elapsed, ok: check(tallies, store.state.value.counter))
                 },
-            ] + (subscribers == 1 ? logged(make, check, dispatches: dispatches) : [])
+            ]
+                + (subscribers == 1
+                    ? logged(make, check, dispatches: dispatches) + modelled(make, check, dispatches: dispatches) : [])
         }
     }
 
@@ -185,6 +187,75 @@ enum S3 {
                 store.state.subscribe { tally.take($0.counter) }
                 let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }
                 return Sample(elapsed: elapsed, ok: check([tally], store.state.value.counter))
+            },
+        ]
+    }
+
+    /// The flavours with an `ObservedState` model attached, one member of
+    /// it read (S = 1).
+    ///
+    /// The model is made with each flavour's own spelling and applies each
+    /// state at once (`ImmediateScheduler`), as the main-queue default does
+    /// for sends made on the main queue. It compares the member read
+    /// (`counter`, which every dispatch changes) and tells the registrar;
+    /// nothing tracks it, so no render runs. Each case's floor is the same
+    /// case without a model: the ratio is what a model adds.
+    static func modelled(
+        _ make: (String, @escaping @Sendable () -> Sample) -> BenchCase,
+        _ check: @escaping @Sendable ([Tally], Int) -> Bool,
+        dispatches: Int
+    ) -> [BenchCase] {
+        @Sendable func holds(_ model: ObservedState<AppState>, _ counter: Int) -> Bool {
+            model.counter == counter
+        }
+        return [
+            make("reactor.model") {
+                let core = Core(state: AppState())
+                let model = core.observed(on: ImmediateScheduler())
+                _ = model.counter
+                let subscriber = Subscriber()
+                core.add(subscriber: subscriber, notifyOn: ImmediateScheduler())
+                let elapsed = time { for _ in 0..<dispatches { core.fire(event: Increment()) } }
+                let ok =
+                    holds(model, dispatches)
+                    && subscriber.tally.received(count: dispatches + 1, sum: triangle(dispatches + 1))
+                return Sample(elapsed: elapsed, ok: ok)
+            },
+            make("ducks.model") {
+                let store = DucksStyle.Store(reducer: Reducer(), state: AppState())
+                let model = store.observed(on: ImmediateScheduler())
+                _ = model.counter
+                let tally = Tally()
+                let subscription = store.newState.subscribe(onNext: { tally.take($0.counter) })
+                let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }
+                subscription.dispose()
+                return Sample(
+                    elapsed: elapsed, ok: holds(model, dispatches) && check([tally], store.currentState.counter))
+            },
+            make("receiver.model") {
+                let (transmitter, receiver) = Receiver<AppState>.make()
+                let model = receiver.observed(initial: AppState(), on: ImmediateScheduler())
+                _ = model.counter
+                let tally = Tally()
+                receiver.listen { tally.take($0.counter) }
+                var state = AppState()
+                let elapsed = time {
+                    for _ in 0..<dispatches {
+                        state.counter += 1
+                        transmitter.broadcast(state)
+                    }
+                }
+                return Sample(elapsed: elapsed, ok: holds(model, dispatches) && check([tally], state.counter))
+            },
+            make("delta.model") {
+                let store = Store(state: ObservableProperty(AppState()))
+                let model = store.state.observed(on: ImmediateScheduler())
+                _ = model.counter
+                let tally = Tally()
+                store.state.subscribe { tally.take($0.counter) }
+                let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }
+                return Sample(
+                    elapsed: elapsed, ok: holds(model, dispatches) && check([tally], store.state.value.counter))
             },
         ]
     }

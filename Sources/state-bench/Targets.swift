@@ -60,7 +60,9 @@ enum Targets {
     ///
     /// The most specific entry wins. A
     /// flavour measured with an `ActionLog` attached (`ducks.log`) has none:
-    /// it shows what inspecting costs; nor has a baseline, the floor itself.
+    /// it shows what inspecting costs; nor has one with an `ObservedState`
+    /// attached (`ducks.model`), which shows what a model costs; nor has a
+    /// baseline, the floor itself.
     ///
     /// - Parameters:
     ///   - scenario: The scenario (`S1` … `M2`).
@@ -72,7 +74,7 @@ enum Targets {
     static func multiple(
         scenario: String, variant: String, flavour: String, floorNanoseconds: Double? = nil
     ) -> Double? {
-        if flavour.hasSuffix(".log") || flavour.hasPrefix("baseline") { return nil }
+        if flavour.hasSuffix(".log") || flavour.hasSuffix(".model") || flavour.hasPrefix("baseline") { return nil }
         if flavour.contains("→") { return bridge }
         let family = flavour.split(separator: ".").first.map(String.init) ?? flavour
         let matching = table.filter { target in

@@ -14,7 +14,7 @@ let usage = """
       --flavour NAME   run only this flavour (reactor, ducks, receiver, delta;
                        repeatable); the baselines always run
       --case NAME      run only the cases whose flavour column is exactly NAME
-                       (ducks, ducks.log, …; repeatable): one case for a
+                       (ducks, ducks.log, ducks.model, …; repeatable): one case for a
                        profiler; the baselines always run
       --quick          a tenth of the work: a smoke test of correctness, not speed
       --scale N        1/N of the work (--quick is --scale 10); scripts/perf-fence

@@ -15,6 +15,10 @@ struct ObservedStateMemberTests {
         var count = 0
     }
 
+    protocol Delegate: AnyObject, Sendable {}
+
+    final class Handler: Delegate {}
+
     struct Profile: Equatable, Sendable {
         var name = "Ada"
         var age = 36
@@ -27,6 +31,9 @@ struct ObservedStateMemberTests {
         var box = Box()
         var format: @Sendable (Int) -> String = { "\($0)" }
         var value = 7
+        var optionalBox: Box? = Box()
+        var delegate: any Delegate = Handler()
+        var object: AnyObject = Box()
     }
 
     /// A source of one handler, serialising its calls as a source does.
@@ -113,6 +120,82 @@ struct ObservedStateMemberTests {
         #expect(renderer.take() == 0)
         feed.change { $0.box = Box() }
         #expect(renderer.take() == 1)
+    }
+
+    @Test(
+        "an optional class, a class-bound protocol and AnyObject change when they hold another instance or nil",
+        arguments: ["optionalBox", "delegate", "object"])
+    func instancesHeldIndirectly(member: String) {
+        let feed = Feed(Screen())
+        let model = model(feed)
+        let renderer = Renderer {
+            switch member {
+            case "optionalBox": _ = model.optionalBox
+            case "delegate": _ = model.delegate
+            default: _ = model.object
+            }
+        }
+        feed.change { $0.title = "Away" }
+        #expect(renderer.take() == 0, "the same instance counted as a change")
+        feed.change {
+            $0.optionalBox = Box()
+            $0.delegate = Handler()
+            $0.object = Box()
+        }
+        #expect(renderer.take() == 1)
+        if member == "optionalBox" {
+            feed.change { $0.optionalBox = nil }
+            #expect(renderer.take() == 1)
+            feed.change { $0.title = "Home" }
+            #expect(renderer.take() == 0, "nil, then nil again, counted as a change")
+        }
+    }
+
+    @Test("a render on another thread that reads while an update is under way is told once the value is in place")
+    func renderDuringUpdateIsToldAgain() {
+        let feed = Feed(Screen())
+        let model = model(feed)
+        let updating = DispatchSemaphore(value: 0)
+        let resume = DispatchSemaphore(value: 0)
+        withObservationTracking {
+            _ = model.count
+        } onChange: {
+            updating.signal()
+            _ = resume.wait(timeout: .now() + .seconds(10))
+        }
+        let sent = DispatchSemaphore(value: 0)
+        Thread {
+            feed.change { $0.count = 1 }
+            sent.signal()
+        }.start()
+        waitFor(updating)
+        // The registrar has been told; count 1 is not yet in place. This render reads count 0.
+        let renderer = Renderer { _ = model.count }
+        let readBefore = model.count
+        resume.signal()
+        waitFor(sent, "the update never finished")
+        #expect(readBefore == 0)
+        #expect(renderer.take() == 1, "a render that read count 0 was never told of count 1")
+        #expect(model.count == 1)
+    }
+
+    @Test("a reader that re-arms inside onChange reads the value being replaced, and is told again")
+    func rearmInsideOnChange() {
+        let feed = Feed(Screen())
+        let model = model(feed)
+        let seen = LockedValue<[Int]>([])
+        @Sendable func render() {
+            withObservationTracking {
+                seen.modify { $0.append(model.count) }
+            } onChange: {
+                render()
+            }
+        }
+        render()
+        feed.change { $0.count = 1 }
+        feed.change { $0.count = 2 }
+        #expect(
+            seen.value.last == 2, "the last render showed \(seen.value.last ?? -1), not the model's 2: \(seen.value)")
     }
 
     @Test("a member that is neither Equatable nor a class counts as changed by every update")

@@ -276,6 +276,7 @@ extension StateSource {
 extension StateSource where Value: Sendable {
     /// An `Observable` model of the current value, kept up to date on
     /// `scheduler`.
+    @inlinable
     package func observed<Current>(on scheduler: Scheduler) -> ObservedState<Current>
     where Memory == CurrentValue<Current> {
         ObservedState(initial: currentValue(), on: scheduler) { handler in self.add(replaying: true, handler) }
