@@ -342,7 +342,7 @@ public final class ObservedState<Value>: Observable, @unchecked Sendable {
         /// A model's readers read a fixed set of paths, so this stays small.
         @usableFromInline var trackers: ContiguousArray<MemberTracker> = []
         /// Each path's place in `trackers`.
-        var trackerIndex: [PartialKeyPath<Value>: Int] = [:]
+        @usableFromInline var trackerIndex: [PartialKeyPath<Value>: Int] = [:]
         /// Whether ``ObservedState/value`` has been read: until then no
         /// reader tracks it, and an update need not tell the registrar.
         @usableFromInline var isValueRead = false
