@@ -121,6 +121,30 @@ public final class TestClock: Clock, Sendable {
         return await advance(by: Optional(duration))
     }
 
+    /// Lets virtual time pass up to `deadline`, as ``advance(by:)`` does:
+    /// the sleepers and the scheduler's work due by then run, each once the
+    /// effects have settled.
+    ///
+    /// ```swift
+    /// let clock = TestClock()
+    /// await clock.advance(to: clock.now.advanced(by: .seconds(1)))
+    /// // clock.now.offset == .seconds(1)
+    /// ```
+    ///
+    /// - Parameter deadline: Where the clock ends. Must not be before
+    ///   ``now``: virtual time never runs backwards.
+    /// - Returns: The effects still running when the wait for them to
+    ///   settle ran out (where each was started): empty when all went well.
+    @discardableResult
+    public func advance(to deadline: Instant) async -> [String] {
+        let now = now
+        precondition(
+            deadline >= now,
+            "TestClock.advance(to:) needs a deadline no earlier than now (\(now.offset)); got \(deadline.offset). Virtual time never runs backwards."
+        )
+        return await advance(by: now.duration(to: deadline))
+    }
+
     /// Runs every sleeper and every piece of the scheduler's work, however
     /// far ahead, waiting for the effects to settle after each.
     ///

@@ -105,6 +105,25 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         state.modify { $0.now = max($0.now, target) }
     }
 
+    /// Moves the virtual clock forward to `time` (counted from the
+    /// scheduler's start, as ``now`` is), running every piece of work that
+    /// falls due on the way, in order, on the calling thread.
+    ///
+    /// ```swift
+    /// scheduler.advance(to: .seconds(3))   // now == .seconds(3)
+    /// ```
+    ///
+    /// - Parameter time: Where the clock ends. Must not be before ``now``:
+    ///   virtual time never runs backwards.
+    public func advance(to time: Duration) {
+        let now = now
+        precondition(
+            time >= now,
+            "TestScheduler.advance(to:) needs a time no earlier than now (\(now)); got \(time). Virtual time never runs backwards."
+        )
+        advance(by: time - now)
+    }
+
     /// Runs every piece of pending work, including work scheduled while
     /// running, until nothing is left; the clock ends at the due time of the
     /// last piece run (or where it was, if nothing was pending).

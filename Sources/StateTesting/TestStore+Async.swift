@@ -80,6 +80,8 @@ extension TestStore {
     ///   - filePath: Where a failure is reported.
     ///   - line: Where a failure is reported.
     ///   - column: Where a failure is reported.
+    ///   - timeout: How long, in real time, to wait for the effects to
+    ///     settle first; the store's ``settleTimeout`` when nil.
     ///   - update: How the state changes.
     public func receive<Expected: Equatable>(
         _ expected: Expected,
@@ -87,10 +89,13 @@ extension TestStore {
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column,
+        timeout: Duration? = nil,
         assert update: ((inout AssertedState) -> Void)? = nil
     ) async {
         let location = SourceLocationOfCall(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard await engine.settle(before: "receiving \(describe(expected))", at: location) else { return }
+        guard await engine.settle(before: "receiving \(describe(expected))", at: location, timeout: timeout) else {
+            return
+        }
         engine.receive(expecting: expected, update: update, at: location)
     }
 
@@ -104,6 +109,8 @@ extension TestStore {
     ///   - filePath: Where a failure is reported.
     ///   - line: Where a failure is reported.
     ///   - column: Where a failure is reported.
+    ///   - timeout: How long, in real time, to wait for the effects to
+    ///     settle first; the store's ``settleTimeout`` when nil.
     ///   - update: How the state changes.
     public func receive<Expected>(
         _ type: Expected.Type,
@@ -111,10 +118,13 @@ extension TestStore {
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column,
+        timeout: Duration? = nil,
         assert update: ((inout AssertedState) -> Void)? = nil
     ) async {
         let location = SourceLocationOfCall(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard await engine.settle(before: "receiving an \(engine.noun) of type \(Expected.self)", at: location)
+        guard
+            await engine.settle(
+                before: "receiving an \(engine.noun) of type \(Expected.self)", at: location, timeout: timeout)
         else { return }
         engine.receive(
             "an \(engine.noun) of type \(Expected.self)", matches: { $0 is Expected }, update: update, at: location)
@@ -129,6 +139,8 @@ extension TestStore {
     ///   - filePath: Where a failure is reported.
     ///   - line: Where a failure is reported.
     ///   - column: Where a failure is reported.
+    ///   - timeout: How long, in real time, to wait for the effects to
+    ///     settle first; the store's ``settleTimeout`` when nil.
     ///   - update: How the state changes.
     public func receive(
         where predicate: (Input) -> Bool,
@@ -136,10 +148,13 @@ extension TestStore {
         filePath: StaticString = #filePath,
         line: UInt = #line,
         column: UInt = #column,
+        timeout: Duration? = nil,
         assert update: ((inout AssertedState) -> Void)? = nil
     ) async {
         let location = SourceLocationOfCall(fileID: fileID, filePath: filePath, line: line, column: column)
-        guard await engine.settle(before: "receiving an \(engine.noun) matching the predicate", at: location)
+        guard
+            await engine.settle(
+                before: "receiving an \(engine.noun) matching the predicate", at: location, timeout: timeout)
         else { return }
         engine.receive("an \(engine.noun) matching the predicate", matches: predicate, update: update, at: location)
     }
@@ -152,14 +167,17 @@ extension TestStore {
     ///   - filePath: Where a failure is reported.
     ///   - line: Where a failure is reported.
     ///   - column: Where a failure is reported.
+    ///   - timeout: How long, in real time, to wait for the effects to
+    ///     settle first; the store's ``settleTimeout`` when nil.
     public func finish(
         fileID: StaticString = #fileID,
         filePath: StaticString = #filePath,
         line: UInt = #line,
-        column: UInt = #column
+        column: UInt = #column,
+        timeout: Duration? = nil
     ) async {
         let location = SourceLocationOfCall(fileID: fileID, filePath: filePath, line: line, column: column)
-        await engine.settle(before: "finishing", at: location)
+        await engine.settle(before: "finishing", at: location, timeout: timeout)
         engine.finish(at: location)
     }
 

@@ -44,6 +44,49 @@ extension TestStore {
         set { engine.exhaustivity = newValue }
     }
 
+    /// Runs `body` with `exhaustivity`, then puts back the exhaustivity the
+    /// store had: for one block of a test that asserts less (or more).
+    ///
+    /// ```swift
+    /// test.withExhaustivity(.off) {
+    ///     test.send(LogInAction())   // what it feeds back need not be received in here
+    /// }
+    /// ```
+    ///
+    /// Inputs fed back during the block and not received are still waiting
+    /// after it: once the store is exhaustive again, the next `send` or
+    /// `finish` reports them, unless the block receives them or calls
+    /// `skipReceivedActions()`.
+    ///
+    /// - Parameters:
+    ///   - exhaustivity: How much the block must assert.
+    ///   - body: The block.
+    /// - Returns: What `body` returns.
+    public func withExhaustivity<Result>(_ exhaustivity: Exhaustivity, _ body: () throws -> Result) rethrows
+        -> Result
+    {
+        let previous = engine.exhaustivity
+        engine.exhaustivity = exhaustivity
+        defer { engine.exhaustivity = previous }
+        return try body()
+    }
+
+    /// Runs the async `body` with `exhaustivity`, then puts back the
+    /// exhaustivity the store had; see the synchronous form.
+    ///
+    /// - Parameters:
+    ///   - exhaustivity: How much the block must assert.
+    ///   - body: The block.
+    /// - Returns: What `body` returns.
+    public func withExhaustivity<Result>(
+        _ exhaustivity: Exhaustivity, _ body: () async throws -> Result
+    ) async rethrows -> Result {
+        let previous = engine.exhaustivity
+        engine.exhaustivity = exhaustivity
+        defer { engine.exhaustivity = previous }
+        return try await body()
+    }
+
     /// Applies `input` and checks the state once the store has applied it.
     ///
     /// Inputs fed back and not yet received fail the test first (each must

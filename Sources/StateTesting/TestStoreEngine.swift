@@ -334,20 +334,23 @@ public final class TestStoreEngine<Input, State: Equatable>: @unchecked Sendable
     ///
     /// - Returns: Whether they settled.
     @discardableResult
-    func settle(before what: String, at location: SourceLocationOfCall) async -> Bool {
-        let busy = await clock.effects.tracker.settle(timeout: clock.settleTimeout)
+    func settle(before what: String, at location: SourceLocationOfCall, timeout: Duration? = nil) async -> Bool {
+        let timeout = timeout ?? clock.settleTimeout
+        let busy = await clock.effects.tracker.settle(timeout: timeout)
         guard busy.isEmpty else {
-            failUnsettled(busy, before: what, at: location)
+            failUnsettled(busy, before: what, at: location, timeout: timeout)
             return false
         }
         return true
     }
 
     /// Fails for effects still running after the wait for them to settle.
-    func failUnsettled(_ busy: [String], before what: String, at location: SourceLocationOfCall) {
+    func failUnsettled(
+        _ busy: [String], before what: String, at location: SourceLocationOfCall, timeout: Duration? = nil
+    ) {
         guard !busy.isEmpty else { return }
         fail(
-            "\(counted(busy.count, "effect task")) still running after \(clock.settleTimeout) of real time, "
+            "\(counted(busy.count, "effect task")) still running after \(timeout ?? clock.settleTimeout) of real time, "
                 + "before \(what): started at " + busy.joined(separator: ", ")
                 + " (an effect that waits for something other than the test clock never settles)",
             at: location)

@@ -41,6 +41,39 @@ struct TestClockTests {
         #expect(clock.now.offset == .seconds(3))
     }
 
+    @Test("advance(to:) wakes what is due by the deadline and stops the clock there")
+    func advanceToDeadline() async {
+        let clock = TestClock()
+        let order = LockedValue<[String]>([])
+        clock.scheduler.schedule(after: .seconds(1)) { order.modify { $0.append("work at 1 s") } }
+        clock.effects.start {
+            try? await clock.sleep(for: .seconds(2))
+            order.modify { $0.append("effect at 2 s") }
+        }
+        await clock.advance(to: clock.now.advanced(by: .milliseconds(1_500)))
+        #expect(order.value == ["work at 1 s"])
+        #expect(clock.now.offset == .milliseconds(1_500))
+        await clock.advance(to: VirtualInstant(offset: .seconds(2)))
+        #expect(order.value == ["work at 1 s", "effect at 2 s"])
+        #expect(clock.now.offset == .seconds(2))
+    }
+
+    @Test("TestScheduler.advance(to:) runs the work due by then, in order, and stops the clock there")
+    func schedulerAdvanceTo() {
+        let scheduler = TestScheduler()
+        let order = LockedValue<[Int]>([])
+        for seconds in [3, 1, 2] {
+            scheduler.schedule(after: .seconds(seconds)) { order.modify { $0.append(seconds) } }
+        }
+        scheduler.advance(to: .milliseconds(2_500))
+        #expect(order.value == [1, 2])
+        #expect(scheduler.now == .milliseconds(2_500))
+        scheduler.advance(to: .milliseconds(2_500))
+        #expect(order.value == [1, 2])
+        scheduler.advance(to: .seconds(3))
+        #expect(order.value == [1, 2, 3])
+    }
+
     @Test("a cancelled sleep throws at once and its wake-up is removed")
     func cancellation() async {
         let clock = TestClock()

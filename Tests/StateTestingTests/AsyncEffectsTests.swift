@@ -96,6 +96,30 @@ struct AsyncEffectsTests {
         await test.finish()
     }
 
+    @Test("withExhaustivity(.off) relaxes one block, then the store is exhaustive again")
+    func withExhaustivityBlock() async {
+        let test = ducksTest()
+        await test.withExhaustivity(.off) {
+            test.send(Ducks.LogInAction())
+            await test.advance(by: Self.tick * 3)
+            await test.receive(Ducks.LoadAction.progress(2)) { $0.load.progress = 2 }
+        }
+        #expect(test.exhaustivity == .on)
+        // Exhaustive again: the progress report left waiting is reported by the next receive.
+        await test.advance(by: Self.tick)
+        await withKnownIssue {
+            await test.receive(Ducks.LoadAction.progress(4)) { $0.load.progress = 4 }
+        } matching: { issue in
+            issue.description.contains("progress(3)")
+        }
+        test.withExhaustivity(.off) {
+            test.skipReceivedActions()
+        }
+        test.exhaustivity = .off
+        await test.advance(by: Self.tick * Self.last)
+        await test.finish()
+    }
+
     @Test("Ducks: non-exhaustive still fails what the test describes wrongly, and a receive that never comes")
     func ducksNonExhaustiveFails() async {
         let test = ducksTest()
@@ -194,6 +218,30 @@ struct AsyncEffectsTests {
         }
         release.continuation.finish()
         test.exhaustivity = .off
+    }
+
+    @Test("receive(timeout:) and finish(timeout:) wait for the effects as long as they say, and say how long")
+    func perCallTimeout() async {
+        let test = ducksTest()
+        let release = AsyncStream<Void>.makeStream()
+        test.effects.start {
+            for await _ in release.stream { break }
+        }
+        await withKnownIssue {
+            await test.receive(Ducks.LoadAction.loaded, timeout: .milliseconds(150))
+        } matching: { issue in
+            issue.description.contains("1 effect task still running after 0.15 seconds")
+        }
+        let finishIssues = LockedValue<[String]>([])
+        await withKnownIssue {
+            await test.finish(timeout: .milliseconds(100))
+        } matching: { issue in
+            finishIssues.modify { $0.append(issue.description) }
+            return issue.description.contains("effect task")
+        }
+        #expect(finishIssues.value.contains { $0.contains("1 effect task still running after 0.1 seconds") })
+        release.continuation.finish()
+        #expect(test.settleTimeout == .seconds(5))
     }
 
     @Test("Reactor: the async loading command, exhaustively and not")

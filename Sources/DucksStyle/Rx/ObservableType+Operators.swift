@@ -149,3 +149,66 @@ extension ObservableType where Element: Equatable {
         }
     }
 }
+
+extension ObservableType {
+    /// Returns an observable that drops an element that `comparer` says is
+    /// the same as the one before it.
+    ///
+    /// ```swift
+    /// positions.distinctUntilChanged { abs($0 - $1) < 0.5 }
+    /// ```
+    ///
+    /// As RxSwift's: the first element always goes on; each later one is
+    /// compared with the last one that went on. Keeps that element, per
+    /// subscription.
+    ///
+    /// - Parameter comparer: Returns `true` when two elements count as the
+    ///   same.
+    /// - Returns: The observable.
+    public func distinctUntilChanged(_ comparer: @escaping (Element, Element) -> Bool) -> Observable<Element> {
+        let source = asObservable()
+        return Observable { observer in
+            let last = LockedValue<Element?>(nil)
+            return source.subscribeHandler(
+                observer.forwarding { element in
+                    let changed = last.modify { last -> Bool in
+                        if let previous = last, comparer(previous, element) { return false }
+                        last = element
+                        return true
+                    }
+                    if changed { observer.onNext(element) }
+                }
+            )
+        }
+    }
+
+    /// Returns an observable that drops an element whose key, made by
+    /// `keySelector`, equals the key of the one before it.
+    ///
+    /// ```swift
+    /// store.state.distinctUntilChanged { $0.user.id }
+    /// ```
+    ///
+    /// As RxSwift's: the first element always goes on; each later one's
+    /// key is compared with the key of the last one that went on.
+    ///
+    /// - Parameter keySelector: The part of an element that is compared.
+    /// - Returns: The observable.
+    public func distinctUntilChanged<Key: Equatable>(_ keySelector: @escaping (Element) -> Key) -> Observable<Element> {
+        let source = asObservable()
+        return Observable { observer in
+            let lastKey = LockedValue<Key?>(nil)
+            return source.subscribeHandler(
+                observer.forwarding { element in
+                    let key = keySelector(element)
+                    let changed = lastKey.modify { last -> Bool in
+                        guard last != key else { return false }
+                        last = key
+                        return true
+                    }
+                    if changed { observer.onNext(element) }
+                }
+            )
+        }
+    }
+}

@@ -1,0 +1,239 @@
+import StateCore
+import Synchronization
+
+/// The one order in which an operator with more than one input (several
+/// sources, timers) handles its events and emits downstream.
+///
+/// Every event of the operator, from any source or timer, runs as a piece
+/// of work in this order: one at a time, so the operator's state needs no
+/// lock of its own and the observer downstream is never called twice at
+/// once. An event that arrives from inside the observer (a handler that
+/// sends to one of the sources) is queued and handled after the current
+/// one, never recursively; one from another thread waits its turn. This
+/// is StateCore's delivery order, as every source keeps it.
+///
+/// Disposing a timer may wait for it to finish running on its scheduler's
+/// thread, and that thread may be waiting for this order: so a sink never
+/// disposes inside its order. Work hands what is to be disposed to
+/// ``discard(_:)``, and the thread that leaves the order disposes it.
+final class OperatorSink<State, Element>: @unchecked Sendable {
+    // Safe to share: `state`, `observer` and `isStopped` are only touched
+    // by work running in `order`; `trash` is behind its lock.
+    private let order = DeliveryLock()
+    private var observer: AnyObserver<Element>
+    private var isStopped = false
+    /// Set by the subscription's `dispose()` before it queues the stop: no
+    /// event goes out after `dispose()` has returned, also when it was
+    /// called from inside the observer.
+    private let isDisposed = Atomic<Bool>(false)
+    private var trash = LockedValue<[Disposable]>([])
+    /// The operator's state: only read or changed by work in the order.
+    var state: State
+    /// Everything the subscription holds: disposed when it ends.
+    let subscriptions = CompositeDisposable()
+
+    init(_ observer: AnyObserver<Element>, state: State) {
+        self.observer = observer
+        self.state = state
+    }
+
+    /// Whether the sequence has ended (an error or completion went out, or
+    /// the subscription was disposed).
+    var isDone: Bool { isStopped || isDisposed.load(ordering: .acquiring) }
+
+    /// Runs `work` in the operator's order (see the type's overview), then,
+    /// unless this thread is still inside the order, disposes what work has
+    /// discarded.
+    func run(_ work: @escaping (OperatorSink) -> Void) {
+        order.inOrder({ work(self) }, orLater: { { [self] in work(self) } })
+        guard !order.isHeldByCurrentThread else { return }
+        for disposable in trash.modify({ trash in
+            defer { trash = [] }
+            return trash
+        }) {
+            disposable.dispose()
+        }
+    }
+
+    /// Disposes `disposable` once the current work has left the order.
+    ///
+    /// Call only from work running in the order.
+    func discard(_ disposable: Disposable) {
+        trash.modify { $0.append(disposable) }
+    }
+
+    /// Disposes the subscription or timer kept under `key` (see
+    /// ``CompositeDisposable/add(_:)``) once the current work has left the
+    /// order, and forgets it.
+    ///
+    /// Call only from work running in the order.
+    func cancel(_ key: Int?) {
+        guard let key, let disposable = subscriptions.remove(key) else { return }
+        discard(disposable)
+    }
+
+    /// Emits `element`, unless the sequence has ended.
+    ///
+    /// Call only from work running in the order.
+    func emit(_ element: Element) {
+        guard !isDone else { return }
+        observer.onNext(element)
+    }
+
+    /// Ends the sequence with `error`, and discards every subscription.
+    ///
+    /// Call only from work running in the order.
+    func fail(_ error: Error) {
+        let wasDisposed = isDisposed.load(ordering: .acquiring)
+        guard stop(), !wasDisposed else { return }
+        observer.onError(error)
+    }
+
+    /// Ends the sequence with a completion, and discards every subscription.
+    ///
+    /// Call only from work running in the order.
+    func complete() {
+        let wasDisposed = isDisposed.load(ordering: .acquiring)
+        guard stop(), !wasDisposed else { return }
+        observer.onCompleted()
+    }
+
+    /// Ends the sequence (no event goes out after) and discards every
+    /// subscription; true the first time.
+    ///
+    /// Call only from work running in the order.
+    @discardableResult
+    func stop() -> Bool {
+        guard !isStopped else { return false }
+        isStopped = true
+        discard(subscriptions)
+        return true
+    }
+
+    /// What ends the subscription: stops the sequence and disposes every
+    /// subscription and timer, in the operator's order.
+    func disposable() -> Disposable {
+        Disposables.create { [self] in
+            isDisposed.store(true, ordering: .releasing)
+            run { $0.stop() }
+        }
+    }
+}
+
+/// Disposables added one at a time and disposed together, each once; one
+/// added after the whole was disposed is disposed at once.
+final class CompositeDisposable: Disposable, @unchecked Sendable {
+    // Safe to share: `memory` is behind its lock.
+    private let memory = LockedValue<(disposables: [Int: Disposable], next: Int, isDisposed: Bool)>(([:], 0, false))
+
+    /// Adds `disposable`; returns its key for ``remove(_:)``, or nil if the
+    /// whole was disposed already (and so is `disposable` now).
+    @discardableResult
+    func add(_ disposable: Disposable) -> Int? {
+        let key = memory.modify { memory -> Int? in
+            guard !memory.isDisposed else { return nil }
+            memory.next += 1
+            memory.disposables[memory.next] = disposable
+            return memory.next
+        }
+        if key == nil { disposable.dispose() }
+        return key
+    }
+
+    /// Takes out the disposable under `key`, without disposing it.
+    ///
+    /// - Returns: The disposable, if it was still there.
+    @discardableResult
+    func remove(_ key: Int) -> Disposable? {
+        memory.modify { $0.disposables.removeValue(forKey: key) }
+    }
+
+    var isDisposed: Bool { memory.value.isDisposed }
+
+    func dispose() {
+        let disposables = memory.modify { memory -> [Disposable] in
+            guard !memory.isDisposed else { return [] }
+            memory.isDisposed = true
+            defer { memory.disposables = [:] }
+            return memory.disposables.sorted { $0.key < $1.key }.map(\.value)
+        }
+        for disposable in disposables { disposable.dispose() }
+    }
+}
+
+/// The events an operator forwards as they came.
+enum RxEvent<Element> {
+    case next(Element)
+    case error(Error)
+    case completed
+}
+
+extension Observable {
+    /// Subscribes `handle` to this observable's events, each run in `sink`'s
+    /// order, and keeps the subscription among the sink's until this
+    /// observable ends (with an error or completion), as RxSwift's
+    /// operators let go of a source that has ended.
+    ///
+    /// - Returns: The subscription's key among the sink's subscriptions.
+    @discardableResult
+    func subscribe<State, Output>(
+        in sink: OperatorSink<State, Output>,
+        _ handle: @escaping (OperatorSink<State, Output>, RxEvent<Element>) -> Void
+    ) -> Int? {
+        let subscription = SingleAssignmentDisposable()
+        let key = sink.subscriptions.add(subscription)
+        subscription.setDisposable(
+            subscribeHandler(
+                AnyObserver(
+                    next: { element in sink.run { handle($0, .next(element)) } },
+                    error: { error in
+                        sink.run { sink in
+                            sink.cancel(key)
+                            handle(sink, .error(error))
+                        }
+                    },
+                    completed: {
+                        sink.run { sink in
+                            sink.cancel(key)
+                            handle(sink, .completed)
+                        }
+                    }
+                )
+            )
+        )
+        return key
+    }
+}
+
+extension Scheduler {
+    /// Schedules `work` after `delay`, run in `sink`'s order, and keeps the
+    /// timer among the sink's subscriptions.
+    ///
+    /// - Returns: The timer's key among the sink's subscriptions, for
+    ///   ``OperatorSink/cancel(_:)``.
+    @discardableResult
+    func schedule<State, Output>(
+        after delay: Duration, in sink: OperatorSink<State, Output>,
+        _ work: @escaping (OperatorSink<State, Output>) -> Void
+    ) -> Int? {
+        let timer = SingleAssignmentDisposable()
+        let key = sink.subscriptions.add(timer)
+        let sink = UncheckedSendable(sink)
+        let work = UncheckedSendable(work)
+        timer.setDisposable(
+            schedule(after: delay) {
+                sink.value.run { sink in
+                    // Fired: no longer among the subscriptions to dispose.
+                    if let key { sink.subscriptions.remove(key) }
+                    work.value(sink)
+                }
+            })
+        return key
+    }
+}
+
+/// The errors the Rx subset's operators raise, named as RxSwift names them.
+public enum RxError: Error, Equatable, Sendable {
+    /// ``ObservableType/timeout(_:scheduler:)``: no element arrived in time.
+    case timeout
+}
