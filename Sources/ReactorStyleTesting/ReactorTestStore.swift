@@ -76,6 +76,9 @@ public final class ReactorTestStore<State: ReactorStyle.State & Equatable>: Test
     ///   - line: Where a failure is reported.
     ///   - column: Where a failure is reported.
     ///   - update: How the state changes; omit it when it must not.
+    /// - Returns: The effects the event started (see
+    ///   ``/StateTesting/TestStoreTask``).
+    @discardableResult
     public func fire(
         event: Event,
         fileID: StaticString = #fileID,
@@ -83,15 +86,18 @@ public final class ReactorTestStore<State: ReactorStyle.State & Equatable>: Test
         line: UInt = #line,
         column: UInt = #column,
         assert update: ((inout State) -> Void)? = nil
-    ) {
+    ) -> TestStoreTask {
         send(event, fileID: fileID, filePath: filePath, line: line, column: column, assert: update)
     }
 
     /// Runs `command`; the events it fires are received with `receive`.
     ///
     /// - Parameter command: The command.
-    public func fire<C: Command>(command: C) where C.StateType == State {
-        core.fire(command: command)
+    /// - Returns: The effects the command started (see
+    ///   ``/StateTesting/TestStoreTask``).
+    @discardableResult
+    public func fire<C: Command>(command: C) -> TestStoreTask where C.StateType == State {
+        engine.startingEffects { core.fire(command: command) }
     }
 }
 

@@ -73,7 +73,7 @@ public final class EffectTasks: Sendable {
         _ operation: @escaping @Sendable () async -> Void
     ) -> Disposable {
         let tracker = tracker
-        let id = tracker.started(at: "\(fileID):\(line)")
+        let id = tracker.started(at: "\(fileID):\(line)", within: EffectTracker.current)
         let current = EffectTracker.Current(tracker: tracker, id: id)
         let gate = StartGate()
         let body: @Sendable () async -> Void = {
@@ -85,12 +85,14 @@ public final class EffectTasks: Sendable {
             tracker.finished(id)
         }
         let task = executor.map { Task(executorPreference: $0, operation: body) } ?? Task(operation: body)
-        return Disposables.create(
+        let disposable = Disposables.create(
             gate,
             Disposables.create {
                 tracker.cancelled(id)
                 task.cancel()
             })
+        tracker.setCancel(disposable.dispose, for: id)
+        return disposable
     }
 
     /// How many effect tasks started here have not finished.
@@ -120,6 +122,17 @@ package final class EffectTracker: Sendable {
         var skipped = false
         /// Disposed: cancelled by the app or the test, so it is ending.
         var cancelled = false
+        /// The effects this one was started from, inside their tasks
+        /// (its parent, its parent's parent, …).
+        var ancestors: Set<Int> = []
+        /// Disposes the effect.
+        var cancel: (@Sendable () -> Void)?
+
+        /// Whether the effect belongs to the family of the effects
+        /// numbered `roots`: one of them, or started from one.
+        func isInFamily(of roots: Range<Int>, id: Int) -> Bool {
+            roots.contains(id) || ancestors.contains { roots.contains($0) }
+        }
 
         var isAsleep: Bool { sleepers.values.contains { $0.asleep } }
     }
@@ -133,6 +146,20 @@ package final class EffectTracker: Sendable {
         /// Whether an advance is running, and the ones waiting their turn.
         var turnTaken = false
         var turnWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Who waits for a family of effects to end (``waitUntilEnded(familyOf:timeout:)``).
+        var familyWaiters: [Int: (roots: Range<Int>, continuation: CheckedContinuation<Void, Never>)] = [:]
+
+        /// Whether an effect of the family of `roots` is alive and not cancelled.
+        func familyAlive(_ roots: Range<Int>) -> Bool {
+            effects.contains { !$0.value.cancelled && $0.value.isInFamily(of: roots, id: $0.key) }
+        }
+
+        /// Takes out the waiters whose families have ended.
+        mutating func takeEndedFamilyWaiters() -> [CheckedContinuation<Void, Never>] {
+            let ended = familyWaiters.filter { !familyAlive($0.value.roots) }
+            for key in ended.keys { familyWaiters[key] = nil }
+            return ended.values.map(\.continuation)
+        }
 
         var isSettled: Bool { effects.values.allSatisfy(\.isAsleep) }
 
@@ -150,12 +177,84 @@ package final class EffectTracker: Sendable {
 
     package var runningCount: Int { state.value.effects.count }
 
-    /// Notes an effect that starts, and returns its identity.
-    package func started(at origin: String) -> Int {
+    /// Notes an effect that starts, from inside the effect `parent`'s task
+    /// when there is one, and returns its identity.
+    package func started(at origin: String, within parent: Current? = nil) -> Int {
         state.modify { state in
             defer { state.nextID += 1 }
-            state.effects[state.nextID] = Effect(origin: origin)
+            var effect = Effect(origin: origin)
+            if let parent, parent.tracker === self, let ancestors = state.effects[parent.id]?.ancestors {
+                effect.ancestors = ancestors.union([parent.id])
+            }
+            state.effects[state.nextID] = effect
             return state.nextID
+        }
+    }
+
+    /// Keeps what disposes effect `id`, for ``cancel(familyOf:)``.
+    package func setCancel(_ cancel: @escaping @Sendable () -> Void, for id: Int) {
+        state.modify { $0.effects[id]?.cancel = cancel }
+    }
+
+    /// The identity the next effect to start will have: the effects started
+    /// from now until another reading are those numbered in between.
+    package var nextID: Int { state.value.nextID }
+
+    /// Disposes every effect alive of the family of `roots`.
+    package func cancel(familyOf roots: Range<Int>) {
+        let cancels = state.value.effects.filter { $0.value.isInFamily(of: roots, id: $0.key) }.compactMap(
+            \.value.cancel)
+        for cancel in cancels { cancel() }
+    }
+
+    /// Where each effect alive and not cancelled of the family of `roots`
+    /// started.
+    package func family(of roots: Range<Int>) -> [String] {
+        state.value.effects.sorted { $0.key < $1.key }
+            .filter { !$0.value.cancelled && $0.value.isInFamily(of: roots, id: $0.key) }.map(\.value.origin)
+    }
+
+    /// Waits until every effect of the family of `roots` has finished or
+    /// been cancelled, for at most `timeout` of real time.
+    ///
+    /// - Returns: Where each effect still alive when the time ran out
+    ///   started, or empty once they all ended.
+    package func waitUntilEnded(familyOf roots: Range<Int>, timeout: Duration) async -> [String] {
+        if !state.value.familyAlive(roots) { return [] }
+        let ended = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { [self] in
+                await waitForFamily(roots)
+                return true
+            }
+            group.addTask {
+                // A bound on a wait that would otherwise never end, not a
+                // pause that hopes: the normal way out is the other task.
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
+        }
+        return ended || !state.value.familyAlive(roots) ? [] : family(of: roots)
+    }
+
+    private func waitForFamily(_ roots: Range<Int>) async {
+        let id = state.modify { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let resumeNow = state.modify { state -> Bool in
+                    if !state.familyAlive(roots) || Task.isCancelled { return true }
+                    state.familyWaiters[id] = (roots, continuation)
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            state.modify { $0.familyWaiters.removeValue(forKey: id) }?.continuation.resume()
         }
     }
 
@@ -163,7 +262,7 @@ package final class EffectTracker: Sendable {
     package func finished(_ id: Int) {
         let waiters = state.modify { state in
             state.effects[id] = nil
-            return state.takeWaitersIfSettled()
+            return state.takeWaitersIfSettled() + state.takeEndedFamilyWaiters()
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -202,7 +301,11 @@ package final class EffectTracker: Sendable {
     /// Notes that effect `id` was disposed: it is ending (its body does not
     /// begin, or it is cancelled), so it no longer counts as in flight.
     package func cancelled(_ id: Int) {
-        state.modify { $0.effects[id]?.cancelled = true }
+        let waiters = state.modify { state in
+            state.effects[id]?.cancelled = true
+            return state.takeEndedFamilyWaiters()
+        }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// The effects alive now that the test has not said to skip and that

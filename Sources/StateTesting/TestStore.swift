@@ -102,6 +102,9 @@ extension TestStore {
     ///   - update: How the state changes (applied to the state the test
     ///     last asserted); omit it when the state must not change (a
     ///     middleware held the input back).
+    /// - Returns: The effects the input started, to cancel or wait for
+    ///   apart from the others (see ``TestStoreTask``).
+    @discardableResult
     public func send(
         _ input: Input,
         fileID: StaticString = #fileID,
@@ -109,7 +112,7 @@ extension TestStore {
         line: UInt = #line,
         column: UInt = #column,
         assert update: ((inout AssertedState) -> Void)? = nil
-    ) {
+    ) -> TestStoreTask {
         engine.send(
             input,
             update: update,

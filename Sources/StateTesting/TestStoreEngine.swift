@@ -168,7 +168,9 @@ public final class TestStoreEngine<Input, State: Equatable>: @unchecked Sendable
     ///   - input: The input.
     ///   - update: How the test says the state changes.
     ///   - location: Where to report a failure.
-    func send(_ input: Input, update: ((inout State) -> Void)?, at location: SourceLocationOfCall) {
+    /// - Returns: The effects the input started.
+    @discardableResult
+    func send(_ input: Input, update: ((inout State) -> Void)?, at location: SourceLocationOfCall) -> TestStoreTask {
         guard let apply else {
             preconditionFailure("A test store's engine was not connected to its store (a StateTesting defect).")
         }
@@ -187,7 +189,7 @@ public final class TestStoreEngine<Input, State: Equatable>: @unchecked Sendable
             consumed += pending.count
             asserted = pending.last?.state ?? asserted
         }
-        apply(input)
+        let task = startingEffects { apply(input) }
         let actual: State
         if let first = unasserted.first, isSame(first.input, as: input) {
             consumed += 1
@@ -198,6 +200,17 @@ public final class TestStoreEngine<Input, State: Equatable>: @unchecked Sendable
             actual = asserted
         }
         check(expected: update, actual: actual, after: "sending \(describe(input))", at: location)
+        return task
+    }
+
+    /// Runs `body`, and returns the effects it started (and those they
+    /// start) as a task of the test.
+    package func startingEffects(_ body: () -> Void) -> TestStoreTask {
+        let tracker = clock.effects.tracker
+        let first = tracker.nextID
+        body()
+        return TestStoreTask(
+            tracker: tracker, effects: first..<tracker.nextID, settleTimeout: clock.settleTimeout, reporter: self)
     }
 
     /// Checks the next input fed back (when not exhaustive: the first that
@@ -432,3 +445,5 @@ func isSame(_ input: Any, as expected: Any) -> Bool {
 private func equal<Value: Equatable>(_ expected: Value, _ input: Any) -> Bool {
     (input as? Value) == expected
 }
+
+extension TestStoreEngine: FailureReporter {}

@@ -40,7 +40,7 @@ struct OffTaskFailureTests {
         let (test, reports) = capturingTest()
         let carried = UncheckedSendable(test)
         await Task.detached {
-            carried.value.send(App.LogOutAction()) { $0.user.loggedIn = true }
+            _ = carried.value.send(App.LogOutAction()) { $0.user.loggedIn = true }
         }.value
         let report = try #require(reports.value.first)
         #expect(report.framework == .swiftTestingOffItsTask(test: "fromADetachedTask()"), "\(report.framework)")
