@@ -155,14 +155,44 @@ public final class TestClock: Clock, Sendable {
         await advance(by: nil)
     }
 
-    private func advance(by duration: Duration?) async -> [String] {
+    /// Runs every sleeper and every piece of the scheduler's work, as
+    /// ``run()`` does, for at most `timeout` of real time: work that keeps
+    /// scheduling more (a repeating timer, an effect that sleeps in a loop)
+    /// ends the run instead of running forever.
+    ///
+    /// ```swift
+    /// let clock = TestClock()
+    /// let unfinished = await clock.run(timeout: .seconds(1))
+    /// // unfinished.isEmpty: nothing was left to run
+    /// ```
+    ///
+    /// - Parameter timeout: How long the run may take, in real time.
+    /// - Returns: The effects still running when a wait for them to settle
+    ///   ran out, and, if the time ran out with work still scheduled, a
+    ///   line that says how much and when the next falls due: empty when
+    ///   all went well.
+    @discardableResult
+    public func run(timeout: Duration) async -> [String] {
+        await advance(by: nil, realTimeLimit: timeout)
+    }
+
+    private func advance(by duration: Duration?, realTimeLimit: Duration? = nil) async -> [String] {
+        let start = ContinuousClock.now
         // Advances on one scheduler take turns, each from where the last
         // ended: two at once add up, as two in a row do.
-        await effects.tracker.takeTurn {
+        return await effects.tracker.takeTurn {
             let target = duration.map { scheduler.now + $0 }
             while true {
                 let busy = await effects.tracker.settle(timeout: settleTimeout)
                 guard busy.isEmpty else { return busy }
+                if let realTimeLimit, ContinuousClock.now - start > realTimeLimit, scheduler.pendingCount > 0 {
+                    let next = scheduler.pendingWork.first.map { " (the next due at \($0.due))" } ?? ""
+                    return [
+                        "\(scheduler.pendingCount) pieces of work and sleeps still scheduled after \(realTimeLimit) of real "
+                            + "time at \(scheduler.now)\(next): work that keeps scheduling more never runs out; "
+                            + "advance(by:) a known duration instead"
+                    ]
+                }
                 guard scheduler.runNext(dueBy: target) else { break }
             }
             if let target { scheduler.moveClock(to: target) }

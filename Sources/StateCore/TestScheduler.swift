@@ -134,6 +134,28 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         runWork(dueBy: nil)
     }
 
+    /// Runs pending work as ``run()`` does, for at most `timeout` of real
+    /// time: work that keeps scheduling more (a repeating timer) ends the
+    /// run instead of running forever.
+    ///
+    /// ```swift
+    /// let scheduler = TestScheduler()
+    /// scheduler.schedule(after: .seconds(2)) { print("ran") }
+    /// let finished = scheduler.run(timeout: .seconds(1))   // prints "ran"; finished == true
+    /// ```
+    ///
+    /// - Parameter timeout: How long the run may take, in real time.
+    /// - Returns: Whether no work was left (false when the time ran out
+    ///   first; ``pendingCount`` says how much is left).
+    @discardableResult
+    public func run(timeout: Duration) -> Bool {
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start <= timeout {
+            guard runNext(dueBy: nil) else { return true }
+        }
+        return pendingCount == 0
+    }
+
     /// The number of pieces of work that are scheduled and not yet run or
     /// cancelled.
     public var pendingCount: Int { state.value.pending.count }

@@ -58,6 +58,44 @@ struct TestClockTests {
         #expect(clock.now.offset == .seconds(2))
     }
 
+    @Test("run(timeout:) stops an effect that sleeps forever in a loop, and says what is still scheduled")
+    func runWithTimeout() async {
+        let clock = TestClock()
+        let ticks = LockedValue(0)
+        let effect = clock.effects.start {
+            while true {
+                do { try await clock.sleep(for: .seconds(1)) } catch { return }
+                ticks.modify { $0 += 1 }
+            }
+        }
+        let unfinished = await clock.run(timeout: .milliseconds(200))
+        #expect(unfinished.count == 1)
+        #expect(unfinished.first?.contains("still scheduled after 0.2 seconds of real time") == true, "\(unfinished)")
+        #expect(ticks.value > 0, "the loop never ran")
+        effect.dispose()
+        let quiet = TestClock()
+        quiet.scheduler.schedule(after: .seconds(3)) {}
+        #expect(await quiet.run(timeout: .seconds(10)).isEmpty)
+        #expect(quiet.now.offset == .seconds(3))
+    }
+
+    @Test("TestScheduler.run(timeout:) ends a repeating timer's run, and runs everything otherwise")
+    func schedulerRunWithTimeout() {
+        let scheduler = TestScheduler()
+        let ticks = LockedValue(0)
+        let timer = scheduler.schedule(every: .seconds(1)) { _ in
+            ticks.modify { $0 += 1 }
+            return true
+        }
+        #expect(scheduler.run(timeout: .milliseconds(100)) == false)
+        #expect(ticks.value > 0)
+        #expect(scheduler.pendingCount == 1)
+        timer.dispose()
+        scheduler.schedule(after: .seconds(5)) {}
+        #expect(scheduler.run(timeout: .seconds(10)))
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test("TestScheduler.advance(to:) runs the work due by then, in order, and stops the clock there")
     func schedulerAdvanceTo() {
         let scheduler = TestScheduler()
