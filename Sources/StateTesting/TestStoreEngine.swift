@@ -115,7 +115,13 @@ public final class TestStoreEngine<Input, State: Equatable>: @unchecked Sendable
         self.noun = noun
         self.creation = creation
         framework = TestFailure.Framework.current
+        madeOutsideEveryTest = framework == .noSwiftTestingTest && !XCTestCases.isRunningOne
     }
+
+    /// Whether the test store was made where no test could be known: off
+    /// every Swift Testing test's task (a detached task), with no XCTest
+    /// case running. Its failures then name it, and say where to make it.
+    private let madeOutsideEveryTest: Bool
 
     /// Says how the store applies an input sent by the test, and what else
     /// the end checks look at (a Ducks middleware still holding an action).
@@ -144,7 +150,17 @@ public final class TestStoreEngine<Input, State: Equatable>: @unchecked Sendable
     /// Reports a failure, to the framework that runs the test even when the
     /// call comes from another thread or task.
     package func fail(_ message: String, at location: SourceLocationOfCall) {
-        report(TestFailure.Report(message: message, location: location, skipped: false, checkerMadeUnder: framework))
+        report(
+            TestFailure.Report(
+                message: message + madeWhere, location: location, skipped: false, checkerMadeUnder: framework))
+    }
+
+    /// For a test store made outside every test, a note naming it and
+    /// saying where to make it; empty otherwise.
+    private var madeWhere: String {
+        guard madeOutsideEveryTest else { return "" }
+        return "\n(from the test store made at \(creation.fileID):\(creation.line), off every test's task, so no "
+            + "test can be named: make the test store on the test's own task)"
     }
 
     /// Reports an assertion a non-exhaustive test store skipped, if it

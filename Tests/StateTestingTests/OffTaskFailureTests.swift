@@ -35,6 +35,23 @@ struct OffTaskFailureTests {
         #expect(report.message.contains("user.loggedIn: expected true, actual false"))
     }
 
+    @Test("a test store made in a detached task names itself, and where to make it, in each failure")
+    func madeInADetachedTask() async throws {
+        let reports = LockedValue<[TestFailure.Report]>([])
+        await Task.detached {
+            let test = DucksTestStore(reducer: App.AppReducer(), state: App.AppState())
+            test.engine.reports = { report in reports.modify { $0.append(report) } }
+            test.send(App.LogOutAction()) { $0.user.loggedIn = true }
+        }.value
+        let report = try #require(reports.value.first)
+        #expect(report.framework == .noSwiftTestingTest, "\(report.framework)")
+        #expect(report.message.contains("user.loggedIn: expected true, actual false"))
+        #expect(
+            report.message.contains("from the test store made at StateTestingTests/OffTaskFailureTests.swift:"),
+            "\(report.message)")
+        #expect(report.message.contains("make the test store on the test's own task"))
+    }
+
     @Test("a wrong state asserted from a detached task goes to Swift Testing, naming the test")
     func fromADetachedTask() async throws {
         let (test, reports) = capturingTest()
