@@ -118,9 +118,11 @@ public final class TestStoreEngine<Input, State: Equatable>: @unchecked Sendable
         madeOutsideEveryTest = framework == .noSwiftTestingTest && !XCTestCases.isRunningOne
     }
 
-    /// Whether the test store was made where no test could be known: off
-    /// every Swift Testing test's task (a detached task), with no XCTest
-    /// case running. Its failures then name it, and say where to make it.
+    /// Whether the test store was made where no test could be known.
+    ///
+    /// That is off every Swift Testing test's task (a detached task), with
+    /// no XCTest case running. Its failures then name it, and say where to
+    /// make it.
     private let madeOutsideEveryTest: Bool
 
     /// Says how the store applies an input sent by the test, and what else
