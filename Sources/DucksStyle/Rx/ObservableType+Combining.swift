@@ -33,6 +33,9 @@ extension Observable {
                 return sink.disposable()
             }
             for source in sources {
+                // As RxSwift's: a source that failed on subscription ends
+                // the merge before the next is subscribed.
+                if sink.isDone { break }
                 source.subscribe(in: sink) { sink, event in
                     switch event {
                     case .next(let element): sink.emit(element)
@@ -54,10 +57,10 @@ extension Observable {
     /// let canLogIn = Observable.combineLatest(name, password) { !$0.isEmpty && $1.count >= 8 }
     /// ```
     ///
-    /// As RxSwift's: nothing is emitted until every source has emitted; a
-    /// source that completes without having emitted completes the result
-    /// at once; otherwise the result completes when every source has; the
-    /// first error fails it. The sources are subscribed in order.
+    /// As RxSwift's: nothing is emitted until every source has emitted; the
+    /// result completes when every source has, or when an element arrives
+    /// while another source has ended without emitting (none can come
+    /// then); the first error fails it. The sources are subscribed in order.
     ///
     /// - Parameters:
     ///   - first: The first source.
@@ -141,15 +144,22 @@ extension Observable {
                     case .next(let element):
                         sink.state.latest[index] = element
                         let latest = sink.state.latest.compactMap { $0 }
-                        guard latest.count == sources.count, let result = select(latest) else { return }
+                        guard latest.count == sources.count else {
+                            // As RxSwift's: some source has not emitted, and
+                            // every other has ended, so none ever will.
+                            let othersEnded = sink.state.completed.indices.allSatisfy {
+                                $0 == index || sink.state.completed[$0]
+                            }
+                            if othersEnded { sink.complete() }
+                            return
+                        }
+                        guard let result = select(latest) else { return }
                         sink.emit(result)
                     case .error(let error):
                         sink.fail(error)
                     case .completed:
                         sink.state.completed[index] = true
-                        if sink.state.latest[index] == nil || !sink.state.completed.contains(false) {
-                            sink.complete()
-                        }
+                        if !sink.state.completed.contains(false) { sink.complete() }
                     }
                 }
             }

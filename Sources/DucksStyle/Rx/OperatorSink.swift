@@ -1,5 +1,4 @@
 import StateCore
-import Synchronization
 
 /// The one order in which an operator with more than one input (several
 /// sources, timers) handles its events and emits downstream.
@@ -22,10 +21,11 @@ final class OperatorSink<State, Element>: @unchecked Sendable {
     private let order = DeliveryLock()
     private var observer: AnyObserver<Element>
     private var isStopped = false
-    /// Set by the subscription's `dispose()` before it queues the stop: no
-    /// event goes out after `dispose()` has returned, also when it was
-    /// called from inside the observer.
-    private let isDisposed = Atomic<Bool>(false)
+    /// Every call of the observer, closed by the subscription's
+    /// `dispose()`: no event goes out after `dispose()` has returned, and
+    /// one going out on another thread is waited for (from inside the
+    /// observer, `dispose()` returns at once).
+    private let calls = CallGate()
     private var trash = LockedValue<[Disposable]>([])
     /// The operator's state: only read or changed by work in the order.
     var state: State
@@ -39,13 +39,23 @@ final class OperatorSink<State, Element>: @unchecked Sendable {
 
     /// Whether the sequence has ended (an error or completion went out, or
     /// the subscription was disposed).
-    var isDone: Bool { isStopped || isDisposed.load(ordering: .acquiring) }
+    var isDone: Bool { isStopped || calls.isClosed }
 
     /// Runs `work` in the operator's order (see the type's overview), then,
     /// unless this thread is still inside the order, disposes what work has
     /// discarded.
     func run(_ work: @escaping (OperatorSink) -> Void) {
-        order.inOrder({ work(self) }, orLater: { { [self] in work(self) } })
+        // Never waits: from another thread while the order is held, the work
+        // is handed to the holder, which runs it before it lets go. So a
+        // source delivering to this operator never waits for a timer (or
+        // another source) whose observer is sending into that source.
+        order.post(self, work) { sink, work in work(sink) }
+        disposeDiscarded()
+    }
+
+    /// Disposes what work has discarded, unless this thread is still inside
+    /// the order.
+    private func disposeDiscarded() {
         guard !order.isHeldByCurrentThread else { return }
         for disposable in trash.modify({ trash in
             defer { trash = [] }
@@ -77,25 +87,23 @@ final class OperatorSink<State, Element>: @unchecked Sendable {
     /// Call only from work running in the order.
     func emit(_ element: Element) {
         guard !isDone else { return }
-        observer.onNext(element)
+        calls.run { observer.onNext(element) }
     }
 
     /// Ends the sequence with `error`, and discards every subscription.
     ///
     /// Call only from work running in the order.
     func fail(_ error: Error) {
-        let wasDisposed = isDisposed.load(ordering: .acquiring)
-        guard stop(), !wasDisposed else { return }
-        observer.onError(error)
+        guard stop() else { return }
+        calls.run { observer.onError(error) }
     }
 
     /// Ends the sequence with a completion, and discards every subscription.
     ///
     /// Call only from work running in the order.
     func complete() {
-        let wasDisposed = isDisposed.load(ordering: .acquiring)
-        guard stop(), !wasDisposed else { return }
-        observer.onCompleted()
+        guard stop() else { return }
+        calls.run { observer.onCompleted() }
     }
 
     /// Ends the sequence (no event goes out after) and discards every
@@ -114,7 +122,10 @@ final class OperatorSink<State, Element>: @unchecked Sendable {
     /// subscription and timer, in the operator's order.
     func disposable() -> Disposable {
         Disposables.create { [self] in
-            isDisposed.store(true, ordering: .releasing)
+            // Waits for an event going out on another thread; none goes out
+            // after. The subscriptions end in the operator's order, without
+            // waiting for it: sources that keep sending cannot hold it back.
+            _ = calls.close(waiting: true)
             run { $0.stop() }
         }
     }
@@ -182,18 +193,38 @@ extension Observable {
     ) -> Int? {
         let subscription = SingleAssignmentDisposable()
         let key = sink.subscriptions.add(subscription)
+        // Only touched by work in the sink's order: events a source sends
+        // after its own error or completion are ignored, as Rx's grammar says.
+        let ended = UncheckedSendable(LockedValue(false))
         subscription.setDisposable(
             subscribeHandler(
                 AnyObserver(
-                    next: { element in sink.run { handle($0, .next(element)) } },
+                    next: { element in
+                        sink.run { sink in
+                            guard !ended.value.value else { return }
+                            handle(sink, .next(element))
+                        }
+                    },
                     error: { error in
                         sink.run { sink in
+                            guard
+                                !ended.value.modify({ ended in
+                                    defer { ended = true }
+                                    return ended
+                                })
+                            else { return }
                             sink.cancel(key)
                             handle(sink, .error(error))
                         }
                     },
                     completed: {
                         sink.run { sink in
+                            guard
+                                !ended.value.modify({ ended in
+                                    defer { ended = true }
+                                    return ended
+                                })
+                            else { return }
                             sink.cancel(key)
                             handle(sink, .completed)
                         }
