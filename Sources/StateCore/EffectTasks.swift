@@ -141,33 +141,35 @@ package final class EffectTracker: Sendable {
         var effects: [Int: Effect] = [:]
         var nextID = 0
         var nextSleeper = 0
-        var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
+        /// Who waits, and for what: the effects to settle, or a family of
+        /// them to end (``wait(until:timeout:)``).
+        var waiters: [Int: (until: Awaited, continuation: CheckedContinuation<Void, Never>)] = [:]
         var nextWaiter = 0
         /// Whether an advance is running, and the ones waiting their turn.
         var turnTaken = false
         var turnWaiters: [CheckedContinuation<Void, Never>] = []
-        /// Who waits for a family of effects to end (``waitUntilEnded(familyOf:timeout:)``).
-        var familyWaiters: [Int: (roots: Range<Int>, continuation: CheckedContinuation<Void, Never>)] = [:]
 
         /// Whether an effect of the family of `roots` is alive and not cancelled.
         func familyAlive(_ roots: Range<Int>) -> Bool {
             effects.contains { !$0.value.cancelled && $0.value.isInFamily(of: roots, id: $0.key) }
         }
 
-        /// Takes out the waiters whose families have ended.
-        mutating func takeEndedFamilyWaiters() -> [CheckedContinuation<Void, Never>] {
-            let ended = familyWaiters.filter { !familyAlive($0.value.roots) }
-            for key in ended.keys { familyWaiters[key] = nil }
-            return ended.values.map(\.continuation)
+        /// Whether what a waiter waits for has come.
+        func holds(_ awaited: Awaited) -> Bool {
+            switch awaited {
+            case .settled: isSettled
+            case .familyEnded(let roots): !familyAlive(roots)
+            }
         }
 
         var isSettled: Bool { effects.values.allSatisfy(\.isAsleep) }
 
-        /// Takes the waiters out if the effects have settled.
-        mutating func takeWaitersIfSettled() -> [CheckedContinuation<Void, Never>] {
-            guard isSettled, !waiters.isEmpty else { return [] }
-            defer { waiters = [:] }
-            return Array(waiters.values)
+        /// Takes out the waiters whose wait is over.
+        mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
+            guard !waiters.isEmpty else { return [] }
+            let satisfied = waiters.filter { holds($0.value.until) }
+            for key in satisfied.keys { waiters[key] = nil }
+            return satisfied.values.map(\.continuation)
         }
     }
 
@@ -220,49 +222,14 @@ package final class EffectTracker: Sendable {
     /// - Returns: Where each effect still alive when the time ran out
     ///   started, or empty once they all ended.
     package func waitUntilEnded(familyOf roots: Range<Int>, timeout: Duration) async -> [String] {
-        if !state.value.familyAlive(roots) { return [] }
-        let ended = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { [self] in
-                await waitForFamily(roots)
-                return true
-            }
-            group.addTask {
-                // A bound on a wait that would otherwise never end, not a
-                // pause that hopes: the normal way out is the other task.
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
-        }
-        return ended || !state.value.familyAlive(roots) ? [] : family(of: roots)
-    }
-
-    private func waitForFamily(_ roots: Range<Int>) async {
-        let id = state.modify { state in
-            defer { state.nextWaiter += 1 }
-            return state.nextWaiter
-        }
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                let resumeNow = state.modify { state -> Bool in
-                    if !state.familyAlive(roots) || Task.isCancelled { return true }
-                    state.familyWaiters[id] = (roots, continuation)
-                    return false
-                }
-                if resumeNow { continuation.resume() }
-            }
-        } onCancel: {
-            state.modify { $0.familyWaiters.removeValue(forKey: id) }?.continuation.resume()
-        }
+        await wait(until: .familyEnded(roots), timeout: timeout) ? [] : family(of: roots)
     }
 
     /// Notes an effect that finished.
     package func finished(_ id: Int) {
         let waiters = state.modify { state in
             state.effects[id] = nil
-            return state.takeWaitersIfSettled() + state.takeEndedFamilyWaiters()
+            return state.takeSatisfiedWaiters()
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -287,7 +254,7 @@ package final class EffectTracker: Sendable {
         let waiters = state.modify { state -> [CheckedContinuation<Void, Never>] in
             guard state.effects[id]?.sleepers[sleeper] != nil else { return [] }
             state.effects[id]?.sleepers[sleeper]?.asleep = true
-            return state.takeWaitersIfSettled()
+            return state.takeSatisfiedWaiters()
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -303,7 +270,7 @@ package final class EffectTracker: Sendable {
     package func cancelled(_ id: Int) {
         let waiters = state.modify { state in
             state.effects[id]?.cancelled = true
-            return state.takeEndedFamilyWaiters()
+            return state.takeSatisfiedWaiters()
         }
         for waiter in waiters { waiter.resume() }
     }
@@ -364,10 +331,25 @@ package final class EffectTracker: Sendable {
     /// - Returns: The effects still running when the time ran out (where
     ///   each started), or empty once settled.
     package func settle(timeout: Duration) async -> [String] {
-        if state.value.isSettled { return [] }
-        let settled = await withTaskGroup(of: Bool.self) { group in
+        await wait(until: .settled, timeout: timeout) ? [] : busy
+    }
+
+    /// What a waiter waits for.
+    enum Awaited {
+        /// Every effect alive suspended on a test clock.
+        case settled
+        /// Every effect of the family of these roots finished or cancelled.
+        case familyEnded(Range<Int>)
+    }
+
+    /// Waits until `awaited` holds, for at most `timeout` of real time.
+    ///
+    /// - Returns: Whether it holds now.
+    private func wait(until awaited: Awaited, timeout: Duration) async -> Bool {
+        if state.value.holds(awaited) { return true }
+        let held = await withTaskGroup(of: Bool.self) { group in
             group.addTask { [self] in
-                await waitUntilSettled()
+                await waitWithoutBound(until: awaited)
                 return true
             }
             group.addTask {
@@ -382,10 +364,10 @@ package final class EffectTracker: Sendable {
         }
         // A pool kept busy by other work may run the timer first: what
         // counts is the state now.
-        return settled || state.value.isSettled ? [] : busy
+        return held || state.value.holds(awaited)
     }
 
-    private func waitUntilSettled() async {
+    private func waitWithoutBound(until awaited: Awaited) async {
         let id = state.modify { state in
             defer { state.nextWaiter += 1 }
             return state.nextWaiter
@@ -393,14 +375,14 @@ package final class EffectTracker: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let resumeNow = state.modify { state -> Bool in
-                    if state.isSettled || Task.isCancelled { return true }
-                    state.waiters[id] = continuation
+                    if state.holds(awaited) || Task.isCancelled { return true }
+                    state.waiters[id] = (awaited, continuation)
                     return false
                 }
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
-            state.modify { $0.waiters.removeValue(forKey: id) }?.resume()
+            state.modify { $0.waiters.removeValue(forKey: id) }?.continuation.resume()
         }
     }
 }

@@ -111,31 +111,6 @@ struct Flavour: Sendable, CustomTestStringConvertible {
     ]
 }
 
-/// Counts how often one render is invalidated, re-arming it after each.
-final class Render: Sendable {
-    let invalidations = LockedValue(0)
-    private let body: @Sendable () -> Void
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        self.body = body
-        arm()
-    }
-
-    func arm() {
-        withObservationTracking(body) { [invalidations] in invalidations.modify { $0 += 1 } }
-    }
-
-    /// The invalidations since the last call; re-arms after one.
-    func take() -> Int {
-        let count = invalidations.modify { count in
-            defer { count = 0 }
-            return count
-        }
-        if count > 0 { arm() }
-        return count
-    }
-}
-
 /// A fixed script of bumps and ticks, the same in every run.
 func script(_ length: Int) -> [Bool] {
     var seed: UInt64 = 0x9E37_79B9_7F4A_7C15

@@ -65,34 +65,6 @@ struct ObservedStateMemberTests {
         }
     }
 
-    /// Counts the invalidations of one render, re-armed after each.
-    final class Renderer: @unchecked Sendable {
-        // Safe to share: `invalidations` is locked; `render` is only called by the test's thread.
-        let invalidations = LockedValue(0)
-        private let render: @Sendable () -> Void
-
-        init(_ render: @escaping @Sendable () -> Void) {
-            self.render = render
-            arm()
-        }
-
-        func arm() {
-            withObservationTracking(render) { [invalidations] in
-                invalidations.modify { $0 += 1 }
-            }
-        }
-
-        /// The invalidations since the last call; re-arms after one.
-        func take() -> Int {
-            let count = invalidations.modify { count in
-                defer { count = 0 }
-                return count
-            }
-            if count > 0 { arm() }
-            return count
-        }
-    }
-
     func model(_ feed: Feed<Screen>, on scheduler: Scheduler = ImmediateScheduler()) -> ObservedState<Screen> {
         ObservedState(initial: feed.current, on: scheduler) { feed.subscribe($0) }
     }
@@ -101,7 +73,7 @@ struct ObservedStateMemberTests {
     func equatableMember() {
         let feed = Feed(Screen())
         let model = model(feed)
-        let renderer = Renderer { _ = model.count }
+        let renderer = Render { _ = model.count }
         feed.change { $0.title = "Away" }
         #expect(renderer.take() == 0, "a change of title invalidated a reader of count")
         feed.change { $0.count += 1 }
@@ -115,7 +87,7 @@ struct ObservedStateMemberTests {
     func classMemberByIdentity() {
         let feed = Feed(Screen())
         let model = model(feed)
-        let renderer = Renderer { _ = model.box }
+        let renderer = Render { _ = model.box }
         feed.change { $0.box.count += 1 }
         #expect(renderer.take() == 0)
         feed.change { $0.box = Box() }
@@ -128,7 +100,7 @@ struct ObservedStateMemberTests {
     func instancesHeldIndirectly(member: String) {
         let feed = Feed(Screen())
         let model = model(feed)
-        let renderer = Renderer {
+        let renderer = Render {
             switch member {
             case "optionalBox": _ = model.optionalBox
             case "delegate": _ = model.delegate
@@ -170,7 +142,7 @@ struct ObservedStateMemberTests {
         }.start()
         waitFor(updating)
         // The registrar has been told; count 1 is not yet in place. This render reads count 0.
-        let renderer = Renderer { _ = model.count }
+        let renderer = Render { _ = model.count }
         let readBefore = model.count
         resume.signal()
         waitFor(sent, "the update never finished")
@@ -202,7 +174,7 @@ struct ObservedStateMemberTests {
     func otherMemberAlwaysChanges() {
         let feed = Feed(Screen())
         let model = model(feed)
-        let renderer = Renderer { _ = model.format }
+        let renderer = Render { _ = model.format }
         feed.change { $0.title = "Away" }
         #expect(renderer.take() == 1)
         #expect(model.format(3) == "3")
@@ -212,8 +184,8 @@ struct ObservedStateMemberTests {
     func nestedPaths() {
         let feed = Feed(Screen())
         let model = model(feed)
-        let byPath = Renderer { _ = model[\.profile.name] }
-        let byMember = Renderer { _ = model.profile.name }
+        let byPath = Render { _ = model[\.profile.name] }
+        let byMember = Render { _ = model.profile.name }
         feed.change { $0.profile.age += 1 }
         #expect(byPath.take() == 0, "a change of profile.age invalidated a reader of profile.name")
         #expect(byMember.take() == 1)
@@ -228,8 +200,8 @@ struct ObservedStateMemberTests {
     func wholeValue() {
         let feed = Feed(Screen())
         let model = model(feed)
-        let whole = Renderer { _ = model.value }
-        let member = Renderer { _ = model[\.value] }
+        let whole = Render { _ = model.value }
+        let member = Render { _ = model[\.value] }
         feed.change { $0.title = "Away" }
         #expect(whole.take() == 1)
         #expect(member.take() == 0)
@@ -244,7 +216,7 @@ struct ObservedStateMemberTests {
     func twoMembersOneInvalidation() {
         let feed = Feed(Screen())
         let model = model(feed)
-        let renderer = Renderer {
+        let renderer = Render {
             _ = model.count
             _ = model.title
             _ = model.value
@@ -269,7 +241,7 @@ struct ObservedStateMemberTests {
         let queue = DispatchQueue(label: "model")
         let feed = Feed(Screen())
         let model = model(feed, on: QueueScheduler(queue: queue))
-        let renderer = Renderer { _ = model.count }
+        let renderer = Render { _ = model.count }
         let held = DispatchSemaphore(value: 0)
         let running = DispatchSemaphore(value: 0)
         queue.async {
@@ -370,6 +342,42 @@ struct ObservedStateMemberTests {
         }
         #expect(model.value == 2)
         #expect(readInside.value == [0], "onChange is called before the change, and read the value before it")
+    }
+
+    @Test("onChange that re-renders and sends back, while two threads send, never deadlocks and ends on the last value")
+    func reentrantAndConcurrent() throws {
+        try bounded(seconds: 60) {
+            let registry = ObserverRegistry<Int>()
+            let last = LockedValue(0)
+            // Each send takes the next number and sends it in the registry's order.
+            @Sendable func sendNext() {
+                last.modify { last in
+                    last += 1
+                    registry.send(last)
+                }
+            }
+            let model = ObservedState(initial: 0, on: ImmediateScheduler()) { registry.add($0) }
+            let fedBack = LockedValue(0)
+            @Sendable func render() {
+                withObservationTracking {
+                    _ = model.value
+                } onChange: {
+                    render()
+                    let feed = fedBack.modify { count -> Bool in
+                        count += 1
+                        return count <= 1_000
+                    }
+                    if feed { registry.send(-1) }
+                }
+            }
+            render()
+            onThreads(2) { _ in
+                for _ in 0..<5_000 { sendNext() }
+            }
+            sendNext()
+            #expect(model.value == last.value, "the model ended on \(model.value), not the last value sent")
+            #expect(fedBack.value > 0)
+        }
     }
 
     @Test("reads from four threads while updates arrive from a fifth never see a value go back")

@@ -64,11 +64,14 @@ struct TestStoreTaskTests {
     @Test("cancelling one send's task ends its effect; the other send's effect goes on ticking")
     func cancelOne() async {
         let test = Ticking.store()
+        // Started half a second apart, so that their ticks never fall due at the same instant.
         let first = test.send(Ticking.Start(id: 1))
+        await test.advance(by: .milliseconds(500))
         let second = test.send(Ticking.Start(id: 2))
         #expect(first.isRunning && second.isRunning)
-        await test.advance(by: .seconds(1))
+        await test.advance(by: .milliseconds(500))
         await test.receive(Ticking.Tick(id: 1)) { $0.ticks = [1] }
+        await test.advance(by: .milliseconds(500))
         await test.receive(Ticking.Tick(id: 2)) { $0.ticks = [1, 2] }
         first.cancel()
         #expect(!first.isRunning)

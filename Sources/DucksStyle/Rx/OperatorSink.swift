@@ -49,14 +49,11 @@ final class OperatorSink<State, Element>: @unchecked Sendable {
         // is handed to the holder, which runs it before it lets go. So a
         // source delivering to this operator never waits for a timer (or
         // another source) whose observer is sending into that source.
-        order.post(self, work) { sink, work in work(sink) }
-        disposeDiscarded()
+        order.post(self, work, { sink, work in work(sink) }, thenOutside: disposeDiscarded)
     }
 
-    /// Disposes what work has discarded, unless this thread is still inside
-    /// the order.
+    /// Disposes what work has discarded: called outside the order.
     private func disposeDiscarded() {
-        guard !order.isHeldByCurrentThread else { return }
         for disposable in trash.modify({ trash in
             defer { trash = [] }
             return trash
@@ -195,40 +192,31 @@ extension Observable {
         let key = sink.subscriptions.add(subscription)
         // Only touched by work in the sink's order: events a source sends
         // after its own error or completion are ignored, as Rx's grammar says.
-        let ended = UncheckedSendable(LockedValue(false))
+        let ended = LockedValue(false)
+        /// Handles `event` in the sink's order, unless the source has ended;
+        /// an error or completion ends it and its subscription.
+        func forward(_ event: RxEvent<Element>) {
+            sink.run { sink in
+                let isEnd: Bool
+                switch event {
+                case .next: isEnd = false
+                case .error, .completed: isEnd = true
+                }
+                let wasEnded = ended.modify { ended in
+                    defer { ended = ended || isEnd }
+                    return ended
+                }
+                guard !wasEnded else { return }
+                if isEnd { sink.cancel(key) }
+                handle(sink, event)
+            }
+        }
         subscription.setDisposable(
             subscribeHandler(
                 AnyObserver(
-                    next: { element in
-                        sink.run { sink in
-                            guard !ended.value.value else { return }
-                            handle(sink, .next(element))
-                        }
-                    },
-                    error: { error in
-                        sink.run { sink in
-                            guard
-                                !ended.value.modify({ ended in
-                                    defer { ended = true }
-                                    return ended
-                                })
-                            else { return }
-                            sink.cancel(key)
-                            handle(sink, .error(error))
-                        }
-                    },
-                    completed: {
-                        sink.run { sink in
-                            guard
-                                !ended.value.modify({ ended in
-                                    defer { ended = true }
-                                    return ended
-                                })
-                            else { return }
-                            sink.cancel(key)
-                            handle(sink, .completed)
-                        }
-                    }
+                    next: { forward(.next($0)) },
+                    error: { forward(.error($0)) },
+                    completed: { forward(.completed) }
                 )
             )
         )

@@ -165,6 +165,23 @@ package final class DeliveryLock: @unchecked Sendable {
         }
     }
 
+    /// Posts `job` as ``post(_:_:_:)`` does, then runs `outside` unless the
+    /// calling thread is still inside this order (a post from the holder,
+    /// queued): the place for work that must not run while holding it,
+    /// such as disposing something that waits for another thread.
+    ///
+    /// - Parameters:
+    ///   - owner: What `perform` acts on.
+    ///   - job: What `perform` does.
+    ///   - perform: Runs the job, in this order.
+    ///   - outside: Runs after, outside the order.
+    package func post<Owner: AnyObject, Job>(
+        _ owner: Owner, _ job: Job, _ perform: @escaping (Owner, Job) -> Void, thenOutside outside: () -> Void
+    ) {
+        post(owner, job, perform)
+        if !isHeldByCurrentThread { outside() }
+    }
+
     /// Takes the lock (waiting while another thread holds it), runs `body`,
     /// runs everything queued meanwhile, and lets go.
     ///
