@@ -99,14 +99,32 @@ public final class MainQueueScheduler: Scheduler, Sendable {
     /// - Returns: A disposable that cancels `work` if it has not begun.
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
+        timer(after: delay, work, stop: \.waiting)
+    }
+
+    /// Schedules `work` after `delay`; the disposable ends it with `stop`
+    /// (waiting for it or not), then lets the main queue release its timer
+    /// early.
+    private func timer(
+        after delay: Duration, _ work: @escaping @Sendable () -> Void,
+        stop: (ScheduledWork) -> Disposable
+    ) -> Disposable {
         let scheduled = ScheduledWork(work)
         guard delay > .zero else {
             schedule(scheduled.run)
-            return scheduled
+            return stop(scheduled)
         }
         let timer = DispatchWorkItem { [self] in schedule(scheduled.run) }
         DispatchQueue.main.asyncAfter(deadline: .now() + delay.dispatchInterval, execute: timer)
-        return Disposables.create(scheduled, Disposables.create(with: timer.cancel))
+        return Disposables.create(stop(scheduled), Disposables.create(with: timer.cancel))
+    }
+}
+
+extension MainQueueScheduler: TimerScheduler {
+    package var timerNow: Duration { .uptime }
+
+    package func startTimer(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
+        timer(after: delay, work, stop: \.cancelling)
     }
 }
 

@@ -58,12 +58,29 @@ public struct QueueScheduler: Scheduler {
     /// - Returns: A disposable that cancels `work` if it has not begun.
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
+        timer(after: delay, work, stop: \.waiting)
+    }
+
+    /// Schedules `work` after `delay`; the disposable ends it with `stop`
+    /// (waiting for it or not), then lets the queue release the item early.
+    private func timer(
+        after delay: Duration, _ work: @escaping @Sendable () -> Void,
+        stop: (ScheduledWork) -> Disposable
+    ) -> Disposable {
         let scheduled = ScheduledWork(work)
         let item = DispatchWorkItem(block: scheduled.run)
         queue.asyncAfter(deadline: .now() + delay.dispatchInterval, execute: item)
         // The work first: it is what stops the work; cancelling the item
         // only lets the queue release it early.
-        return Disposables.create(scheduled, Disposables.create(with: item.cancel))
+        return Disposables.create(stop(scheduled), Disposables.create(with: item.cancel))
+    }
+}
+
+extension QueueScheduler: TimerScheduler {
+    package var timerNow: Duration { .uptime }
+
+    package func startTimer(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
+        timer(after: delay, work, stop: \.cancelling)
     }
 }
 

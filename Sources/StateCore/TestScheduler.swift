@@ -68,21 +68,23 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// - Returns: A disposable that cancels `work` if it has not begun.
     @discardableResult
     public func schedule(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
-        gated(work) { enqueue(after: delay, $0) }
+        gated(work, stop: \.waiting) { enqueue(after: delay, $0) }
     }
 
     /// Schedules `work` as a ``ScheduledWork`` with `add`, which returns
     /// its identity: once the returned disposable's `dispose()` has
-    /// returned, `work` has run or never begins, even if an advance on
+    /// returned, `work` has run or never begins (or, with `stop` cancelling
+    /// without waiting, may still be running), even if an advance on
     /// another thread has already taken it off the timeline.
     private func gated(
         _ work: @escaping @Sendable () -> Void,
+        stop: (ScheduledWork) -> Disposable,
         _ add: (@escaping @Sendable () -> Void) -> Int
     ) -> Disposable {
         let scheduled = ScheduledWork(work)
         let id = add(scheduled.run)
         return Disposables.create(
-            scheduled,
+            stop(scheduled),
             Disposables.create { [weak self] in
                 self?.state.modify { $0.cancel(id) }
             })
@@ -187,7 +189,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Schedules the wake-up of a sleep on a ``TestClock``: work like any
     /// other, which ``pendingWork`` tells apart.
     package func scheduleWake(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
-        gated(work) { gatedWork in state.modify { $0.add(gatedWork, after: delay, wakesASleeper: true) } }
+        gated(work, stop: \.waiting) { gatedWork in
+            state.modify { $0.add(gatedWork, after: delay, wakesASleeper: true) }
+        }
     }
 
     private func enqueue(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Int {
@@ -293,5 +297,13 @@ struct MinHeap<Element> {
             elements.swapAt(parent, first)
             parent = first
         }
+    }
+}
+
+extension TestScheduler: TimerScheduler {
+    package var timerNow: Duration { now }
+
+    package func startTimer(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
+        gated(work, stop: \.cancelling) { enqueue(after: delay, $0) }
     }
 }

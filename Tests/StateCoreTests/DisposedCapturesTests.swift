@@ -39,4 +39,19 @@ struct DisposedCapturesTests {
             return ticking
         }
     }
+
+    @Test(
+        "a disposed delayed work item releases its work at once, long before its deadline",
+        arguments: ["QueueScheduler", "MainQueueScheduler", "TestScheduler"])
+    func delayedWork(scheduler name: String) {
+        let scheduler: Scheduler =
+            switch name {
+            case "QueueScheduler": QueueScheduler(label: "delayed work")
+            case "MainQueueScheduler": MainQueueScheduler()
+            default: TestScheduler()
+            }
+        expectDisposeReleasesCaptures("\(name).schedule(after:) an hour ahead") { token in
+            scheduler.schedule(after: .seconds(3_600)) { _ = token }
+        }
+    }
 }

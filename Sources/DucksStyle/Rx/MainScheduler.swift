@@ -60,3 +60,11 @@ public struct MainScheduler: Scheduler {
         base.schedule(after: delay, work)
     }
 }
+
+extension MainScheduler: TimerScheduler {
+    package var timerNow: Duration { base.timerNow }
+
+    package func startTimer(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> Disposable {
+        base.startTimer(after: delay, work)
+    }
+}

@@ -222,7 +222,8 @@ extension ObservableType {
     /// ```
     ///
     /// As RxSwift's (`switchLatest` of a `map`): each element of this
-    /// observable disposes the inner observable made of the one before, so
+    /// observable disposes the inner observable made of the one before (before
+    /// it subscribes the next, so a shared one is reconnected), so
     /// only the latest inner observable's elements go on; the result
     /// completes when this observable and the latest inner one have
     /// completed; the first error of any fails it.
@@ -241,7 +242,7 @@ extension ObservableType {
             source.subscribe(in: sink) { sink, event in
                 switch event {
                 case .next(let element):
-                    sink.cancel(sink.state.inner)
+                    sink.disposeNow(sink.state.inner)
                     sink.state.generation += 1
                     sink.state.isInnerActive = true
                     let generation = sink.state.generation

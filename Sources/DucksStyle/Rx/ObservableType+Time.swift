@@ -61,51 +61,50 @@ extension ObservableType {
     /// refreshTaps.throttle(.seconds(1), scheduler: MainScheduler.instance)
     /// ```
     ///
-    /// As RxSwift's: an element that arrives when no window is open goes
-    /// out at once and opens a window of `dueTime`. Within the window, with
-    /// `latest` (the default) the last element to arrive is emitted when
-    /// the window ends, and opens the next; without it, elements in the
-    /// window are dropped. A completion while an element waits is held
-    /// until that element has gone out at the window's end; an error goes
-    /// on at once.
+    /// As RxSwift's, timed by the scheduler's clock (virtual time on a
+    /// `TestScheduler`): an element that arrives `dueTime` or more after
+    /// the last one emitted (or is the first) goes out at once. One that
+    /// arrives sooner is dropped without `latest`; with `latest` (the
+    /// default) it waits, replacing any element already waiting, and the
+    /// waiting element goes out `dueTime` after the last one emitted. A
+    /// completion while an element waits is held until that element has
+    /// gone out; an error goes on at once and drops the waiting element.
     ///
     /// - Parameters:
-    ///   - dueTime: The length of a window.
-    ///   - latest: Whether the last element of a window is emitted when it
-    ///     ends.
-    ///   - scheduler: Where windows are timed and late elements emitted.
+    ///   - dueTime: The least time between two elements emitted.
+    ///   - latest: Whether an element arriving too soon waits to be emitted
+    ///     (true) or is dropped (false).
+    ///   - scheduler: Whose clock times the elements, and where a waiting
+    ///     element is emitted.
     /// - Returns: The observable.
     public func throttle(_ dueTime: Duration, latest: Bool = true, scheduler: Scheduler) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
-            let sink = OperatorSink<(isOpen: Bool, waiting: Element?, isCompleted: Bool), Element>(
-                observer, state: (false, nil, false))
-            func openWindow(_ sink: OperatorSink<(isOpen: Bool, waiting: Element?, isCompleted: Bool), Element>) {
-                sink.state.isOpen = true
-                scheduler.schedule(after: dueTime, in: sink) { sink in
-                    guard let waiting = sink.state.waiting else {
-                        sink.state.isOpen = false
-                        return
-                    }
-                    sink.state.waiting = nil
-                    sink.emit(waiting)
-                    if sink.state.isCompleted {
-                        sink.complete()
-                    } else {
-                        openWindow(sink)
-                    }
-                }
+            typealias Sink = OperatorSink<(lastSent: Duration?, waiting: Element?, isCompleted: Bool), Element>
+            let sink = Sink(observer, state: (nil, nil, false))
+            func send(_ sink: Sink, _ element: Element) {
+                sink.state.waiting = nil
+                sink.emit(element)
+                sink.state.lastSent = scheduler.timerNow
             }
             source.subscribe(in: sink) { sink, event in
                 switch event {
                 case .next(let element):
-                    if !sink.state.isOpen {
-                        sink.emit(element)
-                        openWindow(sink)
-                    } else if latest {
-                        sink.state.waiting = element
+                    let sinceLast = sink.state.lastSent.map { scheduler.timerNow - $0 } ?? dueTime
+                    guard sinceLast < dueTime else {
+                        send(sink, element)
+                        return
+                    }
+                    guard latest else { return }
+                    let isTimed = sink.state.waiting != nil
+                    sink.state.waiting = element
+                    guard !isTimed else { return }
+                    scheduler.schedule(after: dueTime - sinceLast, in: sink) { sink in
+                        if let waiting = sink.state.waiting { send(sink, waiting) }
+                        if sink.state.isCompleted { sink.complete() }
                     }
                 case .error(let error):
+                    sink.state.waiting = nil
                     sink.fail(error)
                 case .completed:
                     if sink.state.waiting != nil {
@@ -126,8 +125,10 @@ extension ObservableType {
     /// banner.delay(.seconds(2), scheduler: MainScheduler.instance)
     /// ```
     ///
-    /// As RxSwift's: elements keep their order and spacing; an error goes
-    /// on at once, and the elements still waiting are dropped.
+    /// As RxSwift's: elements keep their order and spacing, by the
+    /// scheduler's clock (one timer at a time, set for the earliest element
+    /// waiting, so two close deadlines never swap); an error goes on at
+    /// once, and the elements still waiting are dropped.
     ///
     /// - Parameters:
     ///   - dueTime: How long each event waits.
@@ -136,15 +137,35 @@ extension ObservableType {
     public func delay(_ dueTime: Duration, scheduler: Scheduler) -> Observable<Element> {
         let source = asObservable()
         return Observable { observer in
-            let sink = OperatorSink<Void, Element>(observer, state: ())
+            // Each event waiting, with its due time (a nil element is the
+            // completion); `isTimed` while a timer is set for the first.
+            typealias Sink = OperatorSink<(waiting: DelayQueue<Element>, isTimed: Bool), Element>
+            let sink = Sink(observer, state: (DelayQueue(), false))
+            func emitDue(_ sink: Sink) {
+                let now = scheduler.timerNow
+                while let (due, element) = sink.state.waiting.first, due <= now, !sink.isDone {
+                    sink.state.waiting.removeFirst()
+                    if let element { sink.emit(element) } else { sink.complete() }
+                }
+                guard let (due, _) = sink.state.waiting.first, !sink.isDone else {
+                    sink.state.isTimed = false
+                    return
+                }
+                scheduler.schedule(after: due - now, in: sink, emitDue)
+            }
+            func enqueue(_ sink: Sink, _ element: Element?) {
+                sink.state.waiting.append(due: scheduler.timerNow + dueTime, element)
+                guard !sink.state.isTimed else { return }
+                sink.state.isTimed = true
+                scheduler.schedule(after: dueTime, in: sink, emitDue)
+            }
             source.subscribe(in: sink) { sink, event in
                 switch event {
-                case .next(let element):
-                    scheduler.schedule(after: dueTime, in: sink) { $0.emit(element) }
+                case .next(let element): enqueue(sink, element)
                 case .error(let error):
+                    sink.state.waiting = DelayQueue()
                     sink.fail(error)
-                case .completed:
-                    scheduler.schedule(after: dueTime, in: sink) { $0.complete() }
+                case .completed: enqueue(sink, nil)
                 }
             }
             return sink.disposable()
@@ -193,6 +214,35 @@ extension ObservableType {
                 }
             }
             return sink.disposable()
+        }
+    }
+}
+
+/// The events `delay` holds, first in first out, with their due times; a
+/// nil element is the completion.
+struct DelayQueue<Element> {
+    private var entries: [(due: Duration, element: Element?)] = []
+    private var head = 0
+
+    /// The earliest event waiting.
+    var first: (due: Duration, element: Element?)? {
+        head < entries.count ? entries[head] : nil
+    }
+
+    mutating func append(due: Duration, _ element: Element?) {
+        entries.append((due, element))
+    }
+
+    /// Drops the earliest event; compacts the storage once most of it has
+    /// been taken.
+    mutating func removeFirst() {
+        head += 1
+        if head == entries.count {
+            entries.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 64 && head * 2 >= entries.count {
+            entries.removeFirst(head)
+            head = 0
         }
     }
 }

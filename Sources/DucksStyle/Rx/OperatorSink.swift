@@ -11,10 +11,16 @@ import StateCore
 /// one, never recursively; one from another thread waits its turn. This
 /// is StateCore's delivery order, as every source keeps it.
 ///
-/// Disposing a timer may wait for it to finish running on its scheduler's
-/// thread, and that thread may be waiting for this order: so a sink never
-/// disposes inside its order. Work hands what is to be disposed to
+/// Disposing a subscription may wait for its source's handler running on
+/// another thread (a registry's `dispose()` does), and that thread, once it
+/// has left this order, may be disposing something of ours in turn: so a
+/// sink disposes outside its order. Work hands what is to be disposed to
 /// ``discard(_:)``, and the thread that leaves the order disposes it.
+/// Timers on StateCore's schedulers are cancelled without waiting (a
+/// timer's work only posts into the order, and checks there whether it is
+/// still wanted), so a thread disposing them never waits for a timer
+/// running elsewhere. ``disposeNow(_:)`` is for the one place RxSwift's
+/// order needs a subscription gone at once.
 final class OperatorSink<State, Element>: @unchecked Sendable {
     // Safe to share: `state`, `observer` and `isStopped` are only touched
     // by work running in `order`; `trash` is behind its lock.
@@ -77,6 +83,22 @@ final class OperatorSink<State, Element>: @unchecked Sendable {
     func cancel(_ key: Int?) {
         guard let key, let disposable = subscriptions.remove(key) else { return }
         discard(disposable)
+    }
+
+    /// Disposes the subscription kept under `key` now, inside the order, and
+    /// forgets it: for `flatMapLatest`, which, as RxSwift's, lets go of the
+    /// inner observable before it subscribes the next (a shared inner one is
+    /// then reconnected).
+    ///
+    /// Safe inside the order because disposing a source's subscription
+    /// waits at most for that source's handler running on another thread,
+    /// and every handler a sink gives a source only posts into the order,
+    /// never waiting for it.
+    ///
+    /// Call only from work running in the order.
+    func disposeNow(_ key: Int?) {
+        guard let key, let disposable = subscriptions.remove(key) else { return }
+        disposable.dispose()
     }
 
     /// Emits `element`, unless the sequence has ended.
@@ -228,6 +250,9 @@ extension Scheduler {
     /// Schedules `work` after `delay`, run in `sink`'s order, and keeps the
     /// timer among the sink's subscriptions.
     ///
+    /// On StateCore's schedulers the timer is cancelled without waiting
+    /// (``TimerScheduler``), and lets go of `work` at once.
+    ///
     /// - Returns: The timer's key among the sink's subscriptions, for
     ///   ``OperatorSink/cancel(_:)``.
     @discardableResult
@@ -240,7 +265,7 @@ extension Scheduler {
         let sink = UncheckedSendable(sink)
         let work = UncheckedSendable(work)
         timer.setDisposable(
-            schedule(after: delay) {
+            startTimer(after: delay) {
                 sink.value.run { sink in
                     // Fired: no longer among the subscriptions to dispose.
                     if let key { sink.subscriptions.remove(key) }

@@ -57,31 +57,67 @@ package final class StartGate: Disposable, Sendable {
 /// from another thread while the work runs waits for it to finish (every
 /// call, not only the first), so the caller may release what the work
 /// uses. From inside the work, `dispose()` returns at once.
+///
+/// ``cancel()`` is the same without the wait, for a timer whose work
+/// checks for itself whether it is still wanted (see ``TimerScheduler``).
+/// Either lets go of the work at once, and of what it captured: a timer
+/// cancelled long before its deadline does not keep its work alive until
+/// the deadline.
 package final class ScheduledWork: Disposable, @unchecked Sendable {
     // Safe to share: `gate` serialises the one run with every disposal;
-    // `work` is only touched under `gate` (in `run`) or after it closed.
+    // `work` is behind its own lock, taken out once.
     private let gate = CallGate()
-    @exclusivity(unchecked) private var work: (@Sendable () -> Void)?
+    private let work: LockedValue<(@Sendable () -> Void)?>
 
     package init(_ work: @escaping @Sendable () -> Void) {
-        self.work = work
+        self.work = LockedValue(work)
     }
 
     /// Runs the work, unless disposed or already run; on the scheduler.
     package func run() {
         gate.run {
-            let work = work
-            self.work = nil
-            work?()
+            take()?()
         }
     }
 
-    /// Whether ``dispose()`` has been called.
+    /// Whether ``dispose()`` or ``cancel()`` has been called.
     package var isDisposed: Bool { gate.isClosed }
 
     /// Cancels the work if it has not begun, and waits for it if it runs on
     /// another thread.
     package func dispose() {
         gate.close(waiting: true)
+        _ = take()
+    }
+
+    /// Cancels the work if the scheduler has not reached it, without
+    /// waiting: work the scheduler's thread has already taken may still be
+    /// running, or about to begin, when this returns.
+    package func cancel() {
+        gate.close(waiting: false)
+        _ = take()
+    }
+
+    /// This work, as a disposable that ends it waiting (``dispose()``).
+    package var waiting: Disposable { self }
+
+    /// This work, as a disposable that ends it without waiting
+    /// (``cancel()``), every time it is disposed.
+    package var cancelling: Disposable { Cancelling(work: self) }
+
+    /// Ends a piece of work with ``ScheduledWork/cancel()``.
+    private final class Cancelling: Disposable {
+        let work: ScheduledWork
+        init(work: ScheduledWork) { self.work = work }
+        func dispose() { work.cancel() }
+        var isDisposed: Bool { work.isDisposed }
+    }
+
+    /// Takes the work out, once; released by the caller, outside the lock.
+    private func take() -> (@Sendable () -> Void)? {
+        work.modify { work in
+            defer { work = nil }
+            return work
+        }
     }
 }
