@@ -145,6 +145,12 @@ package final class EffectTracker: Sendable {
         /// them to end (``wait(until:timeout:)``).
         var waiters: [Int: (until: Awaited, continuation: CheckedContinuation<Void, Never>)] = [:]
         var nextWaiter = 0
+        /// Every sleep on the clocks of this tracker's scheduler, by any
+        /// task (an effect's or not): its deadline, whether its wake-up is
+        /// scheduled (only then does it count), and where the effect it
+        /// belongs to started, if it belongs to one.
+        var clockSleeps: [Int: (deadline: Duration, scheduled: Bool, origin: String?)] = [:]
+        var nextClockSleep = 0
         /// Whether an advance is running, and the ones waiting their turn.
         var turnTaken = false
         var turnWaiters: [CheckedContinuation<Void, Never>] = []
@@ -159,7 +165,15 @@ package final class EffectTracker: Sendable {
             switch awaited {
             case .settled: isSettled
             case .familyEnded(let roots): !familyAlive(roots)
+            case .sleeps(let count): scheduledSleeps.count >= count
             }
+        }
+
+        /// The sleeps on the clock whose wake-ups are scheduled, earliest
+        /// deadline first.
+        var scheduledSleeps: [(deadline: Duration, origin: String?)] {
+            clockSleeps.sorted { ($0.value.deadline, $0.key) < ($1.value.deadline, $1.key) }
+                .filter(\.value.scheduled).map { ($0.value.deadline, $0.value.origin) }
         }
 
         var isSettled: Bool { effects.values.allSatisfy(\.isAsleep) }
@@ -286,6 +300,62 @@ package final class EffectTracker: Sendable {
         }
     }
 
+    /// Notes a task, of an effect (`current`) or not, about to sleep on a
+    /// clock of this tracker's scheduler until `deadline`; returns the
+    /// sleep's identity for ``clockSleepScheduled(_:)`` and
+    /// ``clockSleepEnded(_:)``.
+    package func clockSleepWillStart(until deadline: Duration, in current: Current?) -> Int {
+        let origin = current.flatMap { $0.tracker.origin(of: $0.id) }
+        return state.modify { state in
+            defer { state.nextClockSleep += 1 }
+            state.clockSleeps[state.nextClockSleep] = (deadline, scheduled: false, origin: origin)
+            return state.nextClockSleep
+        }
+    }
+
+    /// Notes that a sleep's wake-up is scheduled: it counts, unless it has
+    /// already ended.
+    package func clockSleepScheduled(_ sleep: Int) {
+        let waiters = state.modify { state -> [CheckedContinuation<Void, Never>] in
+            guard state.clockSleeps[sleep] != nil else { return [] }
+            state.clockSleeps[sleep]?.scheduled = true
+            return state.takeSatisfiedWaiters()
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Notes that a sleep ended: its deadline came, or it was cancelled.
+    package func clockSleepEnded(_ sleep: Int) {
+        state.modify { _ = $0.clockSleeps.removeValue(forKey: sleep) }
+    }
+
+    /// Where effect `id` started, while it is alive.
+    private func origin(of id: Int) -> String? {
+        state.value.effects[id]?.origin
+    }
+
+    /// Waits until at least `count` sleeps are scheduled on the clock, for
+    /// at most `timeout` of real time.
+    ///
+    /// - Returns: Empty once they are; otherwise what arrived, and what is
+    ///   still running and so may be what did not.
+    package func waitForSleeps(_ count: Int, timeout: Duration) async -> [String] {
+        guard await !wait(until: .sleeps(count), timeout: timeout) else { return [] }
+        let arrived = state.value.scheduledSleeps
+        let sleeps = arrived.map { sleep in
+            "until \(sleep.deadline) (\(sleep.origin.map { "the effect started at \($0)" } ?? "a task outside the clock's effects"))"
+        }
+        var report = [
+            "\(arrived.count) of the \(count) sleeps waited for arrived on the clock in \(timeout) of real time"
+                + (sleeps.isEmpty ? "" : ": " + sleeps.joined(separator: "; "))
+        ]
+        report += busy.map { "still running, so maybe one that did not arrive: the effect started at \($0)" }
+        report.append(
+            "a task not started through the clock's effects cannot be named here: start it with clock.effects.start to have it named"
+        )
+        return report
+    }
+
     /// Marks every effect alive now as skipped: ``inFlight`` leaves it out.
     package func skipInFlight() {
         state.modify { state in
@@ -340,6 +410,8 @@ package final class EffectTracker: Sendable {
         case settled
         /// Every effect of the family of these roots finished or cancelled.
         case familyEnded(Range<Int>)
+        /// At least this many sleeps on the clock.
+        case sleeps(Int)
     }
 
     /// Waits until `awaited` holds, for at most `timeout` of real time.

@@ -31,7 +31,8 @@
 /// - A sleep whose deadline has come returns at once; a cancelled sleep
 ///   throws `CancellationError`, as `Task.sleep` does.
 /// - A task not started through ``effects`` may sleep on the clock too: it
-///   wakes when due, but the clock does not wait for it to settle.
+///   wakes when due, but the clock does not wait for it to settle; wait
+///   for it to reach its sleep with ``waitForSleepers(_:)``.
 /// - Advances from two tasks at once take turns (on one scheduler, every
 ///   clock's): two advances by a second each move the clock two seconds.
 /// - An effect counts as asleep while any of its tasks sleeps on the clock:
@@ -90,14 +91,18 @@ public final class TestClock: Clock, Sendable {
                 // only after: a clock that settles on this sleep then finds
                 // its wake-up scheduled.
                 let sleeper = current.map { $0.tracker.willSleep($0.id, until: deadline.offset) }
-                let wake = scheduler.scheduleWake(after: delay) {
+                let clockSleep = effects.tracker.clockSleepWillStart(until: deadline.offset, in: current)
+                let wake = scheduler.scheduleWake(after: delay) { [effects] in
                     if let current, let sleeper { current.tracker.awoke(current.id, sleeper: sleeper) }
+                    effects.tracker.clockSleepEnded(clockSleep)
                     sleep.end(.success(()))
                 }
                 if let current, let sleeper { current.tracker.asleep(current.id, sleeper: sleeper) }
-                sleep.start(continuation) {
+                effects.tracker.clockSleepScheduled(clockSleep)
+                sleep.start(continuation) { [effects] in
                     wake.dispose()
                     if let current, let sleeper { current.tracker.awoke(current.id, sleeper: sleeper) }
+                    effects.tracker.clockSleepEnded(clockSleep)
                 }
             }
         } onCancel: {
@@ -119,6 +124,42 @@ public final class TestClock: Clock, Sendable {
             "TestClock.advance(by:) needs a duration of zero or more; got \(duration). Virtual time never runs backwards."
         )
         return await advance(by: Optional(duration))
+    }
+
+    /// Waits until at least `count` sleeps are pending on this clock (on
+    /// any clock of its scheduler), by any task: an effect started through
+    /// ``effects``, or a task the test started itself.
+    ///
+    /// ``advance(by:)`` waits by itself for the tasks started through
+    /// ``effects`` to reach their sleeps; a task started otherwise is not
+    /// known to the clock until it sleeps. Wait for it with this before
+    /// advancing, instead of yielding and hoping it got there:
+    ///
+    /// ```swift
+    /// let clock = TestClock()
+    /// let woke = LockedValue(false)
+    /// let task = Task {
+    ///     try await clock.sleep(for: .seconds(1))
+    ///     woke.modify { $0 = true }
+    /// }
+    /// await clock.waitForSleepers(1)         // the task is asleep on the clock
+    /// await clock.advance(by: .seconds(1))
+    /// try await task.value                   // woke.value == true
+    /// ```
+    ///
+    /// The wait ends on the sleep's arrival, never after a fixed delay; it
+    /// gives up after ``settleTimeout`` of real time. A sleep whose
+    /// deadline has already come does not count: it returns at once.
+    ///
+    /// - Parameter count: How many sleeps to wait for; sleeps already
+    ///   pending count.
+    /// - Returns: Empty once they have arrived. Otherwise, when it gave up:
+    ///   the sleeps that arrived (each with its deadline and, for an
+    ///   effect, where it started), and the effects still running, which
+    ///   may be the ones that did not.
+    @discardableResult
+    public func waitForSleepers(_ count: Int) async -> [String] {
+        await effects.tracker.waitForSleeps(count, timeout: settleTimeout)
     }
 
     /// Lets virtual time pass up to `deadline`, as ``advance(by:)`` does:
