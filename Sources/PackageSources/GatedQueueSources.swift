@@ -33,9 +33,20 @@ private enum GatedQueueVariant: Sendable, Equatable {
     /// free a moment ago (a load, not a take).
     case replaySkipsGateWhenIdle
 
+    /// Delivers to its observers in the order of a `Set` of their ids, not
+    /// the order they subscribed in: the contract does not promise one.
+    case correctUnordered
+    /// Final, not waiting: `dispose()` marks the entry inactive and
+    /// returns; each call checks the entry just before it.
+    case correctCancelling
+    /// C9: each value is delivered to the entries active when its delivery
+    /// began (a snapshot), not checked again before each call.
+    case cancellingFromSnapshot
+
     var mailbox: Bool { self == .correctMailbox || self == .mailboxLockPerObserver }
     var replays: Bool { self == .correctReplay || self == .replaySkipsGateWhenIdle }
     var cached: Bool { self == .correctCached || self == .cacheCleanedAfterSnapshot }
+    var cancelling: Bool { self == .correctCancelling || self == .cancellingFromSnapshot }
 }
 
 /// One subscription of a gated queue.
@@ -204,6 +215,20 @@ private final class GatedQueueSource: Inlet, Sendable {
             for entry in entries { call(entry, value) }
             return
         }
+        if variant == .cancellingFromSnapshot {
+            // The fault: the entries active now are called, however long
+            // the calls before them take.
+            for entry in state.value.entries.filter({ $0.active.load(ordering: .sequentiallyConsistent) }) {
+                entry.handler(value)
+            }
+            return
+        }
+        if variant == .correctUnordered {
+            let entries = state.value.entries
+            let byID = Dictionary(uniqueKeysWithValues: entries.map { ($0.id, $0) })
+            for id in Set(byID.keys) { if let entry = byID[id] { call(entry, value) } }
+            return
+        }
         for entry in state.value.entries { call(entry, value) }
     }
 
@@ -268,7 +293,7 @@ private final class GatedQueueSource: Inlet, Sendable {
         }
         entry?.active.store(false, ordering: .sequentiallyConsistent)
         dirty.store(true, ordering: .sequentiallyConsistent)
-        if isDrainer { return }
+        if isDrainer || variant.cancelling { return }
         var spins = 0
         while calling.load(ordering: .sequentiallyConsistent) == id {
             spins += 1
@@ -281,7 +306,10 @@ private func gatedQueueSource(_ name: String, _ variant: GatedQueueVariant) -> C
     // A cached queue's disposal is final for values sent after it, but a
     // snapshot already taken may still call the handler once: it promises
     // what cancelling a task does, which its type cannot say.
-    ConformanceSource(name: name, disposal: variant.cached ? .cancelsLikeATask : .waitsForRunningCall) {
+    // A cancelling queue's disposal is final but does not wait.
+    let disposal: SourceTraits.Disposal =
+        variant.cached ? .cancelsLikeATask : variant.cancelling ? .cancels : .waitsForRunningCall
+    return ConformanceSource(name: name, disposal: disposal) {
         GatedQueueSource(variant)
     }
 }
@@ -296,6 +324,10 @@ extension Conformance {
             ("a gated queue with a mailbox per observer, a lock per mailbox", .mailboxLockPerObserver, "C2"),
             ("a gated queue whose handler cache is marked clean after its snapshot", .cacheCleanedAfterSnapshot, "C13"),
             ("a gated queue whose replaying subscribe skips a gate it saw free", .replaySkipsGateWhenIdle, "C7"),
+            (
+                "a cancelling gated queue that calls the entries active when a delivery began", .cancellingFromSnapshot,
+                "C9"
+            ),
         ].map { name, variant, rule in
             FaultSource(source: gatedQueueSource(name, variant), rule: rule, crashes: false)
         }
@@ -308,6 +340,9 @@ extension Conformance {
             gatedQueueSource("a gated queue with mailboxes under one lock", .correctMailbox),
             gatedQueueSource("a gated queue whose handler cache is marked clean before its snapshot", .correctCached),
             gatedQueueSource("a gated queue whose replaying subscribe takes the gate", .correctReplay),
+            gatedQueueSource(
+                "a cancelling gated queue that checks each entry just before its call", .correctCancelling),
+            gatedQueueSource("a gated queue that calls its observers in the order of a Set", .correctUnordered),
         ]
     }
 }

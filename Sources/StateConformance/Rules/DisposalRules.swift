@@ -7,15 +7,29 @@ extension Conformance {
     static let disposalFinal = Rule(
         id: "C9",
         sentence: "No call of a handler starts after its dispose() has returned, whichever thread disposes.",
-        appliesTo: { $0.disposal != .cancelsLikeATask }
+        appliesTo: { traits in
+            // Where dispose() does not wait, the kit sees a call start only
+            // when the handler is entered: a call the source had begun (its
+            // check passed) before a dispose() returned may enter after, and
+            // rightly. Only a held delivery, with no other call running,
+            // tells those apart: on a synchronous source.
+            traits.disposal == .waitsForRunningCall || (traits.disposal == .cancels && traits.delivery == .synchronous)
+        }
     ) { source in
-        MeetingThreads.rounds(threads: 2, meetings: 256) { threads in
+        // Where dispose() does not wait, without a race: a handler holds a
+        // delivery while the others are disposed (`HeldDelivery`), which
+        // fails a source that delivers from a snapshot of its observers in
+        // every run.
+        guard source.traits.disposal == .waitsForRunningCall else {
+            return HeldDelivery.problem(source, rounds: heldDeliveryRounds).map { .fail($0) } ?? .pass
+        }
+        // Where it waits, races: a call that enters the handler after
+        // dispose() returned is late whatever the source had begun.
+        return MeetingThreads.rounds(threads: 2, meetings: 256) { threads in
             let instance = source.make()
             // Stopping the sender wherever it is, disposing and letting it go
-            // on is sound only where dispose() waits for a running call:
-            // where it does not, a call the sender had just begun when it
-            // was stopped may rightly reach the handler afterwards.
-            let stopping = threads.stops && source.traits.disposal == .waitsForRunningCall
+            // on: sound because dispose() waits for a running call.
+            let stopping = threads.stops
             let late = Atomic<Int>(0)
             let race = DisposalRace()
             threads.run { thread in
@@ -68,6 +82,10 @@ extension Conformance {
             return nil
         }
     }
+
+    /// How many rounds C9 holds a delivery while it disposes the other
+    /// handlers.
+    static let heldDeliveryRounds = 4
 
     /// How many handlers C9 disposes in a round whose sender it stops.
     static let stoppedDisposalsPerRound = 64
