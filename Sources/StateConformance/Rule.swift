@@ -24,7 +24,9 @@ public struct Rule: Sendable {
     public let id: String
     /// The rule in one sentence.
     public let sentence: String
-    /// How long the check may take before it counts as failed (a deadlock).
+    /// How long the check may go without progress before it counts as
+    /// failed (a deadlock); a race rule's rounds on a busy machine stretch
+    /// it, up to ten times, while they keep finishing.
     public let timeLimit: Duration
     let appliesTo: @Sendable (SourceTraits) -> Bool
     let check: @Sendable (ConformanceSource) -> Outcome
@@ -171,7 +173,10 @@ public enum Conformance {
     /// and nothing runs. Then each check runs on a thread of its own. A
     /// check that does not finish within its rule's time limit (a deadlock)
     /// is reported as that rule's failure and the run goes on; its thread
-    /// is abandoned, still blocked, for the rest of the process.
+    /// is abandoned, still blocked, for the rest of the process. On a busy
+    /// machine a race rule's rounds take longer, and the limit stretches
+    /// for as long as they keep finishing, up to ten limits; a check that
+    /// makes no progress within one limit is a deadlock.
     ///
     /// A crash (a trap, a signal) inside a check cannot be survived in
     /// process: before each check the kit writes the source and the rule to
@@ -259,15 +264,31 @@ public enum Conformance {
         guard rule.applies(to: source.traits) else { return .notApplicable }
         let outcome = LockedValue<Outcome?>(nil)
         let done = DispatchSemaphore(value: 0)
+        let heartbeat = Heartbeat()
         startDetachedThread(stackSize: 4 << 20) {
-            let result = rule.check(source)
+            let result = heartbeat.whileChecking { rule.check(source) }
             outcome.modify { $0 = result }
             done.signal()
         }
+        // A check that made no progress within a time limit is stuck; one
+        // that did (a race rule's rounds, stretched on a busy machine) goes
+        // on, up to `BusyMachine.maximumStretch` limits.
         let seconds = Double(rule.timeLimit.components.seconds) + Double(rule.timeLimit.components.attoseconds) * 1e-18
-        guard done.wait(timeout: .now() + seconds) == .success, let result = outcome.value else {
-            return .fail("did not finish within \(rule.timeLimit) (a deadlock?); its thread was abandoned")
+        var beats = heartbeat.count
+        var limits = 1
+        while done.wait(timeout: .now() + seconds) == .timedOut {
+            let progressed = heartbeat.count != beats
+            beats = heartbeat.count
+            guard progressed, Double(limits) < BusyMachine.maximumStretch else {
+                let waited = rule.timeLimit * limits
+                return .fail(
+                    "did not finish within \(waited)"
+                        + (progressed ? "" : ", making no progress in the last \(rule.timeLimit)")
+                        + " (a deadlock?); its thread was abandoned")
+            }
+            limits += 1
         }
+        guard let result = outcome.value else { return .fail("the check ended without an outcome") }
         return result
     }
 }

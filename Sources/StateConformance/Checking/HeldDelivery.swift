@@ -29,7 +29,7 @@ enum HeldDelivery {
     /// to return while a delivery is held, before it gives up on the
     /// round: only a source whose `dispose()` waits for the held delivery,
     /// or whose send hangs, reaches it (a verdict never rests on it).
-    static let bound = DispatchTimeInterval.seconds(10)
+    static let bound = DispatchTimeInterval.seconds(3)
 
     /// Runs `rounds` rounds on fresh instances of `source`.
     ///
@@ -39,6 +39,7 @@ enum HeldDelivery {
     ///   nothing.
     static func problem(_ source: ConformanceSource, rounds: Int) -> String? {
         for round in 0..<rounds {
+            defer { Heartbeat.beat() }
             switch self.round(source.make()) {
             case .late(let report): return report + " (round \(round + 1) of \(rounds))"
             case .clean: continue

@@ -69,6 +69,10 @@ public final class MeetingThreads: Sendable {
     private static let allowedMissedStops = 4
     /// Each thread's identity while it runs its part (0 before and after).
     private let identities: [Identity]
+    /// The processor time and the wall time the threads' parts took, in
+    /// nanoseconds, summed over the threads (see ``BusyMachine``).
+    private let processorNanoseconds = Atomic<Int>(0)
+    private let wallNanoseconds = Atomic<Int>(0)
 
     /// Whether this set's threads stop one another (see `Pauses`): the
     /// rounds of ``rounds(threads:meetings:handovers:minimumRounds:budget:_:)``
@@ -90,6 +94,13 @@ public final class MeetingThreads: Sendable {
         self.stops = stops && count >= 2 && Pauses.available
         identities = (0..<count).map { _ in Identity() }
         firstProcessor = Processors.nextStart(for: count)
+    }
+
+    /// The processor time and the wall time the threads' parts took, over
+    /// all threads: their ratio is the share of their processors the
+    /// threads got (1 on a quiet machine).
+    var processorUse: (processor: Int, wall: Int) {
+        (processorNanoseconds.load(ordering: .relaxed), wallNanoseconds.load(ordering: .relaxed))
     }
 
     /// Whether a call through ``call(_:)`` other than the caller's own is
@@ -184,7 +195,12 @@ public final class MeetingThreads: Sendable {
                 if stops { Pauses.allowOnThisThread() }
                 identities[index].value.store(currentThreadIdentity(), ordering: .sequentiallyConsistent)
                 arriveAndWait()
+                let (processorStart, wallStart) = (BusyMachine.threadProcessorTime(), ContinuousClock.now)
                 body(index)
+                let processor = BusyMachine.threadProcessorTime() - processorStart
+                let wall = ContinuousClock.now - wallStart
+                processorNanoseconds.add(processor.nanoseconds, ordering: .relaxed)
+                wallNanoseconds.add(wall.nanoseconds, ordering: .relaxed)
                 Pauses.whileNoPauseIsAsked {
                     identities[index].value.store(0, ordering: .sequentiallyConsistent)
                 }
@@ -466,10 +482,18 @@ public final class MeetingThreads: Sendable {
     ) -> Outcome {
         precondition(stoppingEvery >= 2, "A set of rounds stops threads at most every other round.")
         let clock = ContinuousClock()
-        let deadline = clock.now + budget
+        let start = clock.now
         var met = 0
         var handedOver = 0
         var rounds = 0
+        // The share of their processors the rounds' threads got: the budget
+        // stretches on a busy machine (see `BusyMachine`).
+        var processor = 0
+        var wall = 0
+        var deadline: ContinuousClock.Instant {
+            let share = wall > 0 ? Double(processor) / Double(wall) : 1
+            return start + budget * BusyMachine.stretch(forShare: share)
+        }
         repeat {
             // Every other round (or every stoppingEvery-th), threads that
             // stop one another.
@@ -482,6 +506,9 @@ public final class MeetingThreads: Sendable {
             }
             met += meeting.meetings
             handedOver += max(0, meeting.handovers - 2 * threads)
+            processor += meeting.processorUse.processor
+            wall += meeting.processorUse.wall
+            Heartbeat.beat()
         } while (met < meetings || handedOver < handovers || rounds < minimumRounds)
             && (clock.now < deadline || rounds < 3)
         guard met > 0 else {
@@ -490,8 +517,10 @@ public final class MeetingThreads: Sendable {
         guard handedOver >= handovers else {
             return .inconclusive(
                 "in \(rounds) round(s) the \(threads) threads ran side by side too little to tell: they handed "
-                    + "over \(handedOver) times of the \(handovers) needed (the machine's cores were busy with other "
-                    + "work, or the threads were kept on one core); run it again on a quieter machine"
+                    + "over \(handedOver) times of the \(handovers) needed in \(clock.now - start), with "
+                    + "\(Int((Double(processor) / Double(max(wall, 1)) * 100).rounded()))% of their processors (the "
+                    + "machine's cores were busy with other work, or the threads were kept on one core); run it again "
+                    + "on a quieter machine"
             )
         }
         return .pass

@@ -54,6 +54,11 @@ enum Pauses {
         let misses = Atomic<Int>(0)
         /// Whether any thread has stopped: signals arrive here.
         let everStopped = Atomic<Bool>(false)
+        /// How long to wait for a thread to stop, in microseconds: 2 ms,
+        /// doubled after each miss (a busy machine may give the thread no
+        /// processor to take the signal on for a while), up to 50 ms, and
+        /// halved back after each stop.
+        let patience = Atomic<Int>(Pauses.quickestPatience)
         /// One pause at a time in the process, and no thread leaves a
         /// round while its pause is being asked for.
         let lock = Lock()
@@ -70,6 +75,11 @@ enum Pauses {
     /// How many pauses in a row may miss, before any thread has stopped,
     /// before pauses stop being tried.
     private static let allowedMisses = 16
+
+    /// The shortest and longest waits for a thread to stop, in
+    /// microseconds (see `State.patience`).
+    fileprivate static let quickestPatience = 2_000
+    private static let longestPatience = 50_000
 
     /// Whether the handler is installed (once per process, on first use).
     private static let installed: Bool = install()
@@ -92,8 +102,9 @@ enum Pauses {
     enum Stop {
         /// The thread stopped while the work ran.
         case stopped
-        /// The thread did not stop within 2 ms (signals are held back, or
-        /// it had no processor to take the signal on).
+        /// The thread did not stop in time (2 ms, longer after misses:
+        /// signals are held back, or it had no processor to take the signal
+        /// on).
         case missed
         /// No pause was tried: pauses are unavailable, or the thread has
         /// left.
@@ -104,8 +115,8 @@ enum Pauses {
     /// `currentThreadIdentity()`) if it still takes part, runs `body` while
     /// it is stopped, and lets it go on.
     ///
-    /// `body` runs in any case; if the thread could not be stopped within
-    /// 2 ms (it has left, or signals do not arrive), `body` runs with it
+    /// `body` runs in any case; if the thread could not be stopped in
+    /// time (it has left, or signals do not arrive), `body` runs with it
     /// going on.
     ///
     /// - Parameters:
@@ -128,11 +139,14 @@ enum Pauses {
             return (try body(), .notTried)
         }
         let stopped = waitUntilStopped(number)
+        let patience = state.patience.load(ordering: .relaxed)
         if stopped {
             state.misses.store(0, ordering: .relaxed)
             state.everStopped.store(true, ordering: .relaxed)
+            state.patience.store(max(quickestPatience, patience / 2), ordering: .relaxed)
         } else {
             state.misses.add(1, ordering: .relaxed)
+            state.patience.store(min(longestPatience, patience * 2), ordering: .relaxed)
         }
         defer { release(number, waitingUntilGone: stopped) }
         return (try body(), stopped ? .stopped : .missed)
@@ -162,7 +176,7 @@ enum Pauses {
     }
 
     private static func waitUntilStopped(_ number: Int) -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(2)
+        let deadline = ContinuousClock.now + .microseconds(state.patience.load(ordering: .relaxed))
         var spins = 0
         while state.stopped.load(ordering: .sequentiallyConsistent) < number {
             spins += 1

@@ -1,0 +1,78 @@
+import StateCore
+import Synchronization
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// How a check reaches its verdict on a machine whose processors are busy
+/// with other work: it takes longer, within a bound it states, instead of
+/// giving up.
+///
+/// A race rule needs its threads to run side by side; on a busy machine
+/// each gets a share of a processor, and both run at once about the square
+/// of that share of the time. So the rounds measure the share their
+/// threads got (their processor time over the wall time) and stretch their
+/// budget by its inverse square, up to ``maximumStretch`` times. A check's
+/// deadlock limit stretches with it, but only while the check makes
+/// progress (``Heartbeat``): a check stuck in a deadlock is still reported
+/// after its rule's time limit.
+enum BusyMachine {
+    /// The most a budget, or a check's time limit, stretches: a race rule
+    /// with a 6 s budget takes at most 60 s on a busy machine.
+    static let maximumStretch = 10.0
+
+    /// The processor time the calling thread has used.
+    static func threadProcessorTime() -> Duration {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+
+    /// How much to stretch a budget when threads got `share` of their
+    /// processors (1: all of it): the inverse square, at most
+    /// ``maximumStretch``, never less than 1.
+    static func stretch(forShare share: Double) -> Double {
+        guard share > 0 else { return maximumStretch }
+        return min(maximumStretch, max(1, 1 / (share * share)))
+    }
+}
+
+/// The progress a check makes, for its watchdog: a check that beats within
+/// each time limit is alive, however long it takes on a busy machine (up to
+/// ``BusyMachine/maximumStretch`` time limits).
+final class Heartbeat: Sendable {
+    private let beats = Atomic<Int>(0)
+    /// The heartbeat of the check running on each check thread.
+    private static let byThread = LockedValue<[UInt: Heartbeat]>([:])
+
+    /// How many times the check has made progress.
+    var count: Int { beats.load(ordering: .relaxed) }
+
+    /// Notes progress of the check running on this thread, if any.
+    static func beat() {
+        byThread.value[currentThreadIdentity()]?.beats.add(1, ordering: .relaxed)
+    }
+
+    /// Runs `body` as the check of this heartbeat, on the calling thread.
+    func whileChecking<Result>(_ body: () -> Result) -> Result {
+        let thread = currentThreadIdentity()
+        Self.byThread.modify { $0[thread] = self }
+        defer { Self.byThread.modify { _ = $0.removeValue(forKey: thread) } }
+        return body()
+    }
+}
+
+extension Duration {
+    /// This duration in whole nanoseconds (clamped to `Int`'s range).
+    var nanoseconds: Int {
+        let (seconds, attoseconds) = components
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return seconds < 0 ? .min : .max }
+        return Int(clamping: whole) + Int(attoseconds / 1_000_000_000)
+    }
+}
