@@ -55,8 +55,13 @@ func replayProblem(
     let candidates = [kept + early.count - late.count, early.count - late.count + min(kept, early.count)]
         .filter { $0 >= max(minimum, 0) && $0 <= early.count }
     guard candidates.contains(where: { expected(joinedAfter: $0) == late }) || (late == early && minimum == 0) else {
-        return "its values are not \(what) at any instant, then the rest of what the first observer heard: heard "
-            + "\(describe(late)); the first observer heard \(describe(early))"
+        // Compared with the likeliest instant it joined at, so the report
+        // shows where it went wrong (a value twice, one missing), with the
+        // values around it, not only how the two lists begin.
+        let closest = candidates.first ?? min(early.count, max(minimum, 0, early.count - late.count + kept))
+        return "its values are not \(what) at any instant, then the rest of what the first observer heard; "
+            + "against \(what) after the first observer's \(closest) values, then the rest, "
+            + difference(heard: late, expected: expected(joinedAfter: closest), expectedName: "that is")
     }
     return nil
 }
@@ -95,8 +100,11 @@ func difference(heard: [Int], expected: [Int], expectedName: String = "expected"
         + around(expected)
 }
 
-/// A short description of a list of values for reports.
+/// A short description of a list of values for reports: all of a short
+/// one; the first six and the last six of a long one.
 func describe(_ values: [Int]) -> String {
-    values.count <= 12
-        ? "\(values)" : "[\(values.prefix(6).map(String.init).joined(separator: ", ")), … (\(values.count) values)]"
+    guard values.count > 12 else { return "\(values)" }
+    let first = values.prefix(6).map(String.init).joined(separator: ", ")
+    let last = values.suffix(6).map(String.init).joined(separator: ", ")
+    return "[\(first), …, \(last)] (\(values.count) values)"
 }
