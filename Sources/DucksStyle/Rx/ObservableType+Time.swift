@@ -18,6 +18,10 @@ extension ObservableType {
     /// error goes on at once and the waiting element is dropped. Disposing
     /// the subscription cancels the wait.
     ///
+    /// Its timers on StateCore's schedulers are cancelled without waiting;
+    /// on a `Scheduler` of your own, disposing waits as that scheduler's
+    /// `schedule(after:_:)` does.
+    ///
     /// - Parameters:
     ///   - dueTime: How long the source must stay quiet.
     ///   - scheduler: Where the wait runs and the element is emitted.
@@ -69,6 +73,10 @@ extension ObservableType {
     /// waiting element goes out `dueTime` after the last one emitted. A
     /// completion while an element waits is held until that element has
     /// gone out; an error goes on at once and drops the waiting element.
+    ///
+    /// Its timers on StateCore's schedulers are cancelled without waiting;
+    /// on a `Scheduler` of your own, disposing waits as that scheduler's
+    /// `schedule(after:_:)` does.
     ///
     /// - Parameters:
     ///   - dueTime: The least time between two elements emitted.
@@ -130,6 +138,10 @@ extension ObservableType {
     /// waiting, so two close deadlines never swap); an error goes on at
     /// once, and the elements still waiting are dropped.
     ///
+    /// Its timers on StateCore's schedulers are cancelled without waiting;
+    /// on a `Scheduler` of your own, disposing waits as that scheduler's
+    /// `schedule(after:_:)` does.
+    ///
     /// - Parameters:
     ///   - dueTime: How long each event waits.
     ///   - scheduler: Where the waits run and the events are emitted.
@@ -182,6 +194,10 @@ extension ObservableType {
     ///
     /// As RxSwift's: on the timeout the source's subscription is disposed;
     /// a completion or error before it goes on, and cancels it.
+    ///
+    /// Its timers on StateCore's schedulers are cancelled without waiting;
+    /// on a `Scheduler` of your own, disposing waits as that scheduler's
+    /// `schedule(after:_:)` does.
     ///
     /// - Parameters:
     ///   - dueTime: How long to wait for each element.
