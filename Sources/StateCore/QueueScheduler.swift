@@ -89,9 +89,16 @@ extension Duration {
     /// negative durations become zero.
     package var dispatchInterval: DispatchTimeInterval {
         guard self > .zero else { return .nanoseconds(0) }
+        let nanoseconds = wholeNanoseconds
+        return nanoseconds == .max ? .never : .nanoseconds(nanoseconds)
+    }
+
+    /// This duration in whole nanoseconds, clamped to `Int`'s range.
+    package var wholeNanoseconds: Int {
         let (seconds, attoseconds) = components
-        let limit = Int64(Int.max / 1_000_000_000)
-        guard seconds < limit else { return .never }
-        return .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow, let nanoseconds = Int(exactly: whole) else { return seconds < 0 ? .min : .max }
+        let (sum, sumOverflow) = nanoseconds.addingReportingOverflow(Int(attoseconds / 1_000_000_000))
+        return sumOverflow ? (seconds < 0 ? .min : .max) : sum
     }
 }

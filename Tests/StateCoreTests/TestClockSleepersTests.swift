@@ -67,6 +67,22 @@ struct TestClockSleepersTests {
         await #expect(throws: CancellationError.self) { try await task.value }
     }
 
+    @Test("two tasks wait at once while two other tasks arrive at their sleeps: each wait returns (20 times)")
+    func concurrentWaiters() async throws {
+        for round in 0..<20 {
+            let clock = TestClock()
+            async let first = clock.waitForSleepers(1)
+            async let second = clock.waitForSleepers(2)
+            let sleepers = (1...2).map { seconds in
+                Task.detached { try await clock.sleep(for: .seconds(seconds)) }
+            }
+            let (one, two) = await (first, second)
+            #expect(one.isEmpty && two.isEmpty, "round \(round): \(one) \(two)")
+            await clock.advance(by: .seconds(2))
+            for sleeper in sleepers { try await sleeper.value }
+        }
+    }
+
     @Test("a cancelled sleep no longer counts")
     func cancelledSleep() async {
         let clock = TestClock(settleTimeout: .milliseconds(200))

@@ -68,6 +68,29 @@ struct TimerSchedulerTests {
         #expect(ran.load(ordering: .relaxed) == 0, "disposed timers ran")
     }
 
+    @Test(
+        "a timer disposed from inside its own work returns at once, and the work runs to its end",
+        arguments: ["QueueScheduler", "TestScheduler"])
+    func cancelFromInside(scheduler name: String) throws {
+        try bounded(seconds: 20) {
+            let finished = DispatchSemaphore(value: 0)
+            let timer = SingleAssignmentDisposable()
+            let work: @Sendable () -> Void = {
+                timer.dispose()
+                finished.signal()
+            }
+            if name == "QueueScheduler" {
+                timer.setDisposable(QueueScheduler(label: "TimerSchedulerTests.inside").startTimer(after: .zero, work))
+            } else {
+                let test = TestScheduler()
+                timer.setDisposable(test.startTimer(after: .seconds(1), work))
+                test.advance(by: .seconds(1))
+            }
+            waitFor(finished, "the timer's work did not run to its end")
+            #expect(timer.isDisposed)
+        }
+    }
+
     @Test("a disposed timer lets go of its work at once, long before its deadline")
     func cancelReleasesWork() {
         for (name, scheduler) in [

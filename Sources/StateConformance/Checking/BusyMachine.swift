@@ -66,13 +66,3 @@ final class Heartbeat: Sendable {
         return body()
     }
 }
-
-extension Duration {
-    /// This duration in whole nanoseconds (clamped to `Int`'s range).
-    var nanoseconds: Int {
-        let (seconds, attoseconds) = components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !overflow else { return seconds < 0 ? .min : .max }
-        return Int(clamping: whole) + Int(attoseconds / 1_000_000_000)
-    }
-}

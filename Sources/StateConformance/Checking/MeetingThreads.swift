@@ -199,8 +199,8 @@ public final class MeetingThreads: Sendable {
                 body(index)
                 let processor = BusyMachine.threadProcessorTime() - processorStart
                 let wall = ContinuousClock.now - wallStart
-                processorNanoseconds.add(processor.nanoseconds, ordering: .relaxed)
-                wallNanoseconds.add(wall.nanoseconds, ordering: .relaxed)
+                processorNanoseconds.add(processor.wholeNanoseconds, ordering: .relaxed)
+                wallNanoseconds.add(wall.wholeNanoseconds, ordering: .relaxed)
                 Pauses.whileNoPauseIsAsked {
                     identities[index].value.store(0, ordering: .sequentiallyConsistent)
                 }

@@ -65,12 +65,13 @@ package final class StartGate: Disposable, Sendable {
 /// the deadline.
 package final class ScheduledWork: Disposable, @unchecked Sendable {
     // Safe to share: `gate` serialises the one run with every disposal;
-    // `work` is behind its own lock, taken out once.
+    // `work` is touched only by the one caller that wins `isTaken`.
     private let gate = CallGate()
-    private let work: LockedValue<(@Sendable () -> Void)?>
+    private let isTaken = Atomic<Bool>(false)
+    @exclusivity(unchecked) private var work: (@Sendable () -> Void)?
 
     package init(_ work: @escaping @Sendable () -> Void) {
-        self.work = LockedValue(work)
+        self.work = work
     }
 
     /// Runs the work, unless disposed or already run; on the scheduler.
@@ -113,11 +114,11 @@ package final class ScheduledWork: Disposable, @unchecked Sendable {
         var isDisposed: Bool { work.isDisposed }
     }
 
-    /// Takes the work out, once; released by the caller, outside the lock.
+    /// Takes the work out, once (the first caller gets it, the others nil);
+    /// released by the caller.
     private func take() -> (@Sendable () -> Void)? {
-        work.modify { work in
-            defer { work = nil }
-            return work
-        }
+        guard !isTaken.exchange(true, ordering: .acquiringAndReleasing) else { return nil }
+        defer { work = nil }
+        return work
     }
 }
