@@ -39,6 +39,9 @@ extension Conformance {
             fault("a replay read after joining (duplicates a value sent meanwhile)", rule: "C7") {
                 RecentSource(replayLast: 3, readsReplayAfterJoining: true)
             },
+            fault("a current value replayed after joining (duplicates a value sent meanwhile)", rule: "C7") {
+                JoinThenReplayCurrentSource()
+            },
             fault("a store that traps on concurrent dispatches", rule: "C2", crashes: true) {
                 TrappingStore()
             },
@@ -188,6 +191,29 @@ private final class RecentSource: FaultyInstance {
         // delivered in between is heard live and again in the replay.
         let subscription = registry.add(handler)
         for value in recent.value.suffix(count) { handler(value) }
+        return subscription
+    }
+}
+
+/// Replays its current value the way some current-value subjects do: it
+/// joins the live deliveries first, then hands the new observer the value
+/// it reads, so a value sent in between is heard live and again as the
+/// replay, or the replay is older than a value already heard.
+private final class JoinThenReplayCurrentSource: FaultyInstance {
+    private let registry = ObserverRegistry<Int>()
+    private let current = LockedValue(0)
+
+    var replay: Replay { .currentValue }
+    var currentValue: Int? { current.value }
+
+    func send(_ value: Int) {
+        registry.send(value) { [current] value in current.modify { $0 = value } }
+    }
+
+    func observe(_ handler: @escaping (Int) -> Void) -> Disposable {
+        // The fault: join, then read and replay.
+        let subscription = registry.add(handler)
+        handler(current.value)
         return subscription
     }
 }

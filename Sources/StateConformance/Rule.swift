@@ -183,8 +183,8 @@ public enum Conformance {
     /// standard error (`state-conformance: checking "…" against C3`), so
     /// that a crash names them. The `state-conformance` command runs each
     /// source in a child process of its own and reports a crash as that
-    /// rule's failure; in tests, see "Checking your own source" for the
-    /// exit-test pattern.
+    /// rule's failure, and so does `expectConformance` (StateTesting) in a
+    /// Swift Testing test, by running the test again.
     ///
     /// - Parameters:
     ///   - sources: The sources to check.

@@ -16,15 +16,22 @@ import StateConformance
 /// ```
 ///
 /// A race may show in some runs only: give `runs` to check each rule
-/// several times ("failed 3 of 20 runs"). A crash inside a check ends the
-/// test process; before each check the kit writes the source and the rule to
-/// standard error, so the crash names them (see "Checking your own source"
-/// for checking a source that may crash, in an exit test).
+/// several times ("failed 3 of 20 runs").
+///
+/// In a Swift Testing test, each source is checked in a child process by
+/// default (``ConformanceIsolation/childProcess``): the test runs again,
+/// filtered to itself, up to this call, and a source that crashes fails the
+/// run it crashed in, with the signal, the message and the frame, while the
+/// other rules go on. Code after this call does not run in the child.
+/// Pass `isolation: .inProcess` to check in the test's own process, where
+/// a crash ends the test run.
 ///
 /// - Parameters:
 ///   - sources: The sources to check.
 ///   - rules: The rules; the built-in ones by default.
 ///   - runs: How many times to check each rule; 1 by default.
+///   - isolation: Where to check: in a child process (the default) or in
+///     process.
 ///   - fileID: The caller's file, for the report.
 ///   - filePath: The caller's file path, for the report.
 ///   - line: The caller's line, for the report.
@@ -35,12 +42,14 @@ public func expectConformance(
     _ sources: ConformanceSource...,
     rules: [Rule] = Conformance.rules,
     runs: Int = 1,
+    isolation: ConformanceIsolation = .childProcess,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
 ) -> [RuleResult] {
-    let results = Conformance.check(sources, rules: rules, runs: runs)
+    precondition(runs >= 1, "expectConformance needs at least one run; \(runs) were asked for.")
+    let results = IsolatedCheck.check(sources, rules: rules, runs: runs, isolation: isolation)
     for result in results {
         let sentence = rules.first { $0.id == result.rule }?.sentence ?? ""
         let message: String
@@ -78,6 +87,8 @@ public func expectConformance(
 /// - Parameters:
 ///   - rules: The rules; the built-in ones by default.
 ///   - runs: How many times to check each rule; 1 by default.
+///   - isolation: Where to check: in a child process (the default) or in
+///     process.
 ///   - fileID: The caller's file, for the report.
 ///   - filePath: The caller's file path, for the report.
 ///   - line: The caller's line, for the report.
@@ -88,6 +99,7 @@ public func expectConformance(
 public func expectConformance<Made: Inlet & AnyObject & Sendable>(
     rules: [Rule] = Conformance.rules,
     runs: Int = 1,
+    isolation: ConformanceIsolation = .childProcess,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -95,7 +107,8 @@ public func expectConformance<Made: Inlet & AnyObject & Sendable>(
     _ make: @escaping @Sendable () -> Made
 ) -> [RuleResult] where Made.Input == Int, Made.Value == Int {
     expectConformance(
-        ConformanceSource(make: make), rules: rules, runs: runs, fileID: fileID, filePath: filePath, line: line,
+        ConformanceSource(make: make), rules: rules, runs: runs, isolation: isolation, fileID: fileID,
+        filePath: filePath, line: line,
         column: column)
 }
 
@@ -109,6 +122,8 @@ public func expectConformance<Made: Inlet & AnyObject & Sendable>(
 /// - Parameters:
 ///   - rules: The rules; the built-in ones by default.
 ///   - runs: How many times to check each rule; 1 by default.
+///   - isolation: Where to check: in a child process (the default) or in
+///     process.
 ///   - fileID: The caller's file, for the report.
 ///   - filePath: The caller's file path, for the report.
 ///   - line: The caller's line, for the report.
@@ -119,6 +134,7 @@ public func expectConformance<Made: Inlet & AnyObject & Sendable>(
 public func expectConformance<Sender: Inlet & Sendable, Output: Source & AnyObject & Sendable>(
     rules: [Rule] = Conformance.rules,
     runs: Int = 1,
+    isolation: ConformanceIsolation = .childProcess,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -126,6 +142,7 @@ public func expectConformance<Sender: Inlet & Sendable, Output: Source & AnyObje
     _ make: @escaping @Sendable () -> (Sender, Output)
 ) -> [RuleResult] where Sender.Input == Int, Output.Value == Int {
     expectConformance(
-        ConformanceSource(make: make), rules: rules, runs: runs, fileID: fileID, filePath: filePath, line: line,
+        ConformanceSource(make: make), rules: rules, runs: runs, isolation: isolation, fileID: fileID,
+        filePath: filePath, line: line,
         column: column)
 }

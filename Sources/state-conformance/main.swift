@@ -36,6 +36,17 @@ let usage = """
     bad command line.
     """
 
+/// This program's path, as the shell found it.
+func executablePath(_ argument: String) -> String {
+    if argument.contains("/") { return argument }
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+    for folder in path.split(separator: ":") {
+        let candidate = "\(folder)/\(argument)"
+        if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    }
+    return argument
+}
+
 /// Reports a bad command line and exits 2.
 func badCommandLine(_ problem: String) -> Never {
     FileHandle.standardError.write(Data("state-conformance: error: \(problem)\n\n\(usage)\n".utf8))
@@ -48,8 +59,6 @@ var inProcess = false
 var runs = 1
 var sourceFilters: [String] = []
 var ruleFilters: [String] = []
-/// Set in a child: where it starts.
-var child: ChildProcess.Start?
 var remaining = CommandLine.arguments.dropFirst()[...]
 while let argument = remaining.popFirst() {
     switch argument {
@@ -72,11 +81,6 @@ while let argument = remaining.popFirst() {
             badCommandLine("--runs needs a whole number of at least 1")
         }
         runs = count
-    case ChildProcess.flag:
-        guard let source = remaining.popFirst().flatMap(Int.init), let rule = remaining.popFirst().flatMap(Int.init),
-            let run = remaining.popFirst().flatMap(Int.init)
-        else { badCommandLine("\(ChildProcess.flag) needs a source, a rule and a run") }
-        child = ChildProcess.Start(source: source, rule: rule, run: run)
     default:
         badCommandLine("unknown option '\(argument)'")
     }
@@ -108,18 +112,24 @@ let rulesPerSource =
     ? faultSources.map { fault in rules.filter { $0.id == fault.rule } } + twins.map { _ in rules }
     : sources.map { _ in rules }
 
-if let child {
-    ChildProcess.run(sources[child.source], rules: rulesPerSource[child.source], from: child, runs: runs)
-    exit(0)
+// A child (this program, run again by `ChildChecks`): one source, from
+// one rule and run on.
+if let start = ChildChecks.start, sources.indices.contains(start.source) {
+    ChildChecks.run(sources[start.source], rules: rulesPerSource[start.source], runs: runs, from: start)
 }
+
+/// This program, to run again as a child.
+let program = ChildChecks.Program(
+    executable: executablePath(CommandLine.arguments[0]), arguments: Array(CommandLine.arguments.dropFirst()),
+    call: nil)
 
 let started = ContinuousClock.now
 let results =
     inProcess
     ? sources.indices.flatMap { index in Conformance.check([sources[index]], rules: rulesPerSource[index], runs: runs) }
     : sources.indices.flatMap { index in
-        ChildProcess.check(
-            sourceAt: index, of: sources, rules: rulesPerSource[index], runs: runs, arguments: CommandLine.arguments)
+        ChildChecks.check(sources[index], at: index, rules: rulesPerSource[index], runs: runs, in: program)
+            ?? Conformance.check([sources[index]], rules: rulesPerSource[index], runs: runs)
     }
 if inProcess {
     FileHandle.standardError.write(

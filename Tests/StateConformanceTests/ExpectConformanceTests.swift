@@ -1,6 +1,7 @@
 import PackageSources
 import StateConformance
 import StateTesting
+import Synchronization
 import Testing
 
 @Suite("StateConformance: the test runner")
@@ -61,5 +62,94 @@ struct ExpectConformanceOnSourceTests {
                     if case .fail(let reason) = $0.outcome { reason.contains("replay: .currentValue") } else { false }
                 })
         }
+    }
+}
+
+/// Traps when a send begins while another is under way, as stores that
+/// forbid a dispatch during a dispatch do: a handler that sends (C5) traps
+/// it every time.
+private final class TrappingStore: Inlet, Sendable {
+    private let registry = ObserverRegistry<Int>()
+    private let sending = Atomic<Bool>(false)
+    var replay: Replay { .none }
+    var currentValue: Int? { nil }
+    func observe(_ observer: @escaping (Int) -> Void) -> Disposable { registry.add(observer) }
+    func send(_ value: Int) {
+        let began = sending.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        precondition(began, "TrappingStore: send while sending")
+        registry.send(value)
+        sending.store(false, ordering: .releasing)
+    }
+}
+
+@Suite("StateConformance: a source that crashes, checked from a test")
+struct ExpectConformanceCrashTests {
+    @Test("a trap fails the rule it happened in, with its message and frame, and every other rule is still checked")
+    func trappingSource() {
+        var results: [RuleResult] = []
+        withKnownIssue("the store traps on a send from inside a delivery") {
+            // In the child this call checks the store and ends the process:
+            // nothing below it runs there.
+            results = expectConformance(rules: Conformance.rules, runs: 2) { TrappingStore() }
+        }
+        #expect(results.map(\.rule) == Conformance.rules.map(\.id))
+        let reentrancy = results.first { $0.rule == "C5" }
+        #expect(reentrancy?.failedRuns == 2)
+        guard case .fail(let reason)? = reentrancy?.outcome else {
+            Issue.record("C5 did not fail: \(String(describing: reentrancy?.outcome))")
+            return
+        }
+        #expect(reason.contains("crashed (signal"))
+        #expect(reason.contains("TrappingStore: send while sending"))
+        #expect(reason.contains("in TrappingStore.send(_:) at ExpectConformanceTests.swift:"))
+        // A single thread sending never traps: C1 and C11 pass as usual.
+        #expect(results.first { $0.rule == "C1" }?.passed == true)
+        #expect(results.first { $0.rule == "C11" }?.passed == true)
+    }
+
+    @Test("in process, as asked, no child is started: the results come from this process")
+    func inProcess() {
+        let results = expectConformance(rules: Conformance.rules.filter { $0.id == "C1" }, isolation: .inProcess) {
+            RegistrySource()
+        }
+        #expect(results.map(\.rule) == ["C1"])
+        #expect(results.first?.passed == true)
+    }
+}
+
+/// Reads through a bad pointer on a send from inside a delivery: a
+/// segmentation fault, not a trap.
+private final class SegfaultingSource: Inlet, Sendable {
+    private let registry = ObserverRegistry<Int>()
+    private let depth = Atomic<Int>(0)
+    var replay: Replay { .none }
+    var currentValue: Int? { nil }
+    func observe(_ observer: @escaping (Int) -> Void) -> Disposable { registry.add(observer) }
+    func send(_ value: Int) {
+        if depth.add(1, ordering: .acquiringAndReleasing).newValue > 1 { _ = readThrough(bitPattern: 8) }
+        registry.send(value)
+        depth.subtract(1, ordering: .acquiringAndReleasing)
+    }
+
+    @inline(never)
+    private func readThrough(bitPattern: Int) -> Int {
+        UnsafePointer<Int>(bitPattern: bitPattern).map { $0.pointee } ?? 0
+    }
+}
+
+extension ExpectConformanceCrashTests {
+    @Test("a segmentation fault is reported with the backtracer's words and the frame it happened in")
+    func segfaultingSource() {
+        var results: [RuleResult] = []
+        withKnownIssue("the source reads through a bad pointer on a re-entrant send") {
+            results = expectConformance(rules: Conformance.rules.filter { $0.id == "C5" }) { SegfaultingSource() }
+        }
+        guard case .fail(let reason)? = results.first?.outcome else {
+            Issue.record("C5 did not fail: \(String(describing: results.first?.outcome))")
+            return
+        }
+        #expect(reason.contains("crashed (signal 11, SIGSEGV)"))
+        #expect(reason.contains("Bad pointer dereference"))
+        #expect(reason.contains("in SegfaultingSource.readThrough(bitPattern:) at ExpectConformanceTests.swift:"))
     }
 }

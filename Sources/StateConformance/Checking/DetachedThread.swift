@@ -11,7 +11,8 @@
 ///
 /// The kit's checks run on threads of their own rather than on Dispatch's
 /// pool, so that an abandoned, deadlocked check holds no worker another
-/// check needs. pthread calls, since the kit links no `Foundation`.
+/// check needs. pthread calls, so that the thread is detached from the start
+/// and its stack size is the kit's.
 ///
 /// - Parameters:
 ///   - stackSize: The thread's stack, in bytes.
