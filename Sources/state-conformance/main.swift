@@ -115,6 +115,8 @@ let rulesPerSource =
 // A child (this program, run again by `ChildChecks`): one source, from
 // one rule and run on.
 if let start = ChildChecks.start, sources.indices.contains(start.source) {
+    let names = [sources[start.source].name]
+    if start.names != names { ChildChecks.reportOtherCall(names: names, for: start) }
     ChildChecks.run(sources[start.source], rules: rulesPerSource[start.source], runs: runs, from: start)
 }
 
@@ -128,8 +130,16 @@ let results =
     inProcess
     ? sources.indices.flatMap { index in Conformance.check([sources[index]], rules: rulesPerSource[index], runs: runs) }
     : sources.indices.flatMap { index in
-        ChildChecks.check(sources[index], at: index, rules: rulesPerSource[index], runs: runs, in: program)
-            ?? Conformance.check([sources[index]], rules: rulesPerSource[index], runs: runs)
+        switch ChildChecks.check(
+            sources[index], at: index, of: [sources[index].name], rules: rulesPerSource[index], runs: runs,
+            in: program)
+        {
+        case .results(let results): return results
+        case .notRun(let why):
+            FileHandle.standardError.write(
+                Data("state-conformance: \(sources[index].name): the child process \(why); checking in process\n".utf8))
+            return Conformance.check([sources[index]], rules: rulesPerSource[index], runs: runs)
+        }
     }
 if inProcess {
     FileHandle.standardError.write(

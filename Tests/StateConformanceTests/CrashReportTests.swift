@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import StateConformance
@@ -76,5 +77,53 @@ struct CrashReportTests {
         #expect(ChildProcess.ending(fromWaitStatus: 1 << 8) == .exited(1))
         #expect(ChildProcess.ending(fromWaitStatus: 11) == .signalled(11))
         #expect(ChildProcess.ending(fromWaitStatus: 4 | 0x80) == .signalled(4))
+    }
+}
+
+@Suite("StateConformance: a child process, run and waited for")
+struct ChildProcessTests {
+    /// A file of its own for each call: the tests run side by side.
+    static var errors: String {
+        FileManager.default.temporaryDirectory.appending(path: "child-process-tests-\(UUID().uuidString).err").path
+    }
+
+    @Test("its exit status and its signal are told apart, and what it wrote to standard error is kept")
+    func endings() throws {
+        let errors = Self.errors
+        defer { try? FileManager.default.removeItem(atPath: errors) }
+        let exited = ChildProcess.run(
+            "/bin/sh", arguments: ["-c", "echo oops >&2; exit 3"], environment: [:], standardError: errors,
+            shouldStop: { false })
+        #expect(try exited.get() == .exited(3))
+        #expect(try String(contentsOfFile: errors, encoding: .utf8) == "oops\n")
+        let signalled = ChildProcess.run(
+            "/bin/sh", arguments: ["-c", "kill -SEGV $$"], environment: [:], standardError: Self.errors,
+            shouldStop: { false })
+        #expect(try signalled.get() == .signalled(SIGSEGV))
+    }
+
+    @Test("a stopped child is killed when asked, and waited for: the call returns")
+    func stopped() throws {
+        var polls = 0
+        let ending = ChildProcess.run(
+            "/bin/sh", arguments: ["-c", "kill -STOP $$"], environment: [:], standardError: Self.errors,
+            shouldStop: {
+                polls += 1
+                return polls == 5
+            })
+        #expect(try ending.get() == .stopped)
+        #expect(polls == 5)
+    }
+
+    @Test("a program that does not exist is a problem to report, not a crash")
+    func missing() {
+        let ending = ChildProcess.run(
+            "/nonexistent/program", arguments: [], environment: [:], standardError: Self.errors,
+            shouldStop: { false })
+        guard case .failure(let problem) = ending else {
+            Issue.record("started \(ending)")
+            return
+        }
+        #expect(problem.description.contains("/nonexistent/program"))
     }
 }

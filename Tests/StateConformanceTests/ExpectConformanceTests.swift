@@ -4,6 +4,12 @@ import StateTesting
 import Synchronization
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 @Suite("StateConformance: the test runner")
 struct ExpectConformanceTests {
     @Test("expectConformance passes a conforming source and returns every result")
@@ -151,5 +157,60 @@ extension ExpectConformanceCrashTests {
         #expect(reason.contains("crashed (signal 11, SIGSEGV)"))
         #expect(reason.contains("Bad pointer dereference"))
         #expect(reason.contains("in SegfaultingSource.readThrough(bitPattern:) at ExpectConformanceTests.swift:"))
+    }
+}
+
+/// Stops its own process (`SIGSTOP`) on a send from inside a delivery: a
+/// child that neither ends nor makes progress.
+private final class StoppingSource: Inlet, Sendable {
+    private let registry = ObserverRegistry<Int>()
+    private let depth = Atomic<Int>(0)
+    var replay: Replay { .none }
+    var currentValue: Int? { nil }
+    func observe(_ observer: @escaping (Int) -> Void) -> Disposable { registry.add(observer) }
+    func send(_ value: Int) {
+        if depth.add(1, ordering: .acquiringAndReleasing).newValue > 1 { raise(SIGSTOP) }
+        registry.send(value)
+        depth.subtract(1, ordering: .acquiringAndReleasing)
+    }
+}
+
+@Suite("StateConformance: checking in a child process, where a test does more than one call")
+struct ExpectConformanceChildTests {
+    static let reentrancy = Conformance.rules.filter { ["C1", "C5"].contains($0.id) }
+
+    @Test(
+        "the calls before the checked one return in the child what they returned here: a #require between calls holds")
+    func requireBetweenCalls() throws {
+        let first = expectConformance(rules: Self.reentrancy) { RegistrySource() }
+        // In the child that checks the second call, this must hold as it
+        // does here, or the child would end before the second call.
+        let passed = try #require(first.first { $0.rule == "C1" })
+        #expect(passed.passed)
+        var second: [RuleResult] = []
+        withKnownIssue("the store traps on a send from inside a delivery") {
+            second = expectConformance(rules: Self.reentrancy) { TrappingStore() }
+        }
+        #expect(second.first { $0.rule == "C1" }?.passed == true)
+        guard case .fail(let reason)? = second.first(where: { $0.rule == "C5" })?.outcome else {
+            Issue.record("C5 did not fail: \(second)")
+            return
+        }
+        #expect(reason.contains("crashed (signal"))
+        #expect(!reason.contains("before the check began"))
+    }
+
+    @Test("a child stopped by SIGSTOP is killed once it gives no sign of life, and its run fails saying so")
+    func stoppedChild() {
+        var results: [RuleResult] = []
+        withKnownIssue("the source stops its process") {
+            results = expectConformance(rules: Self.reentrancy) { StoppingSource() }
+        }
+        #expect(results.first { $0.rule == "C1" }?.passed == true)
+        guard case .fail(let reason)? = results.first(where: { $0.rule == "C5" })?.outcome else {
+            Issue.record("C5 did not fail: \(results)")
+            return
+        }
+        #expect(reason.contains("gave no sign of life for 30.0 seconds"), "\(reason)")
     }
 }

@@ -34,7 +34,9 @@ enum ChildProcess {
 
     /// Runs `executable` with `arguments` and `environment`, its standard
     /// input and output on `/dev/null` and its standard error written to
-    /// the file at `standardError`, and waits for its end, at most `limit`.
+    /// the file at `standardError`, and waits for its end; every 100 ms of
+    /// waiting it asks `shouldStop`, and kills the child when it says so (a
+    /// stopped child, one that stopped making progress).
     ///
     /// - Returns: How it ended, or why it could not be started.
     static func run(
@@ -42,7 +44,7 @@ enum ChildProcess {
         arguments: [String],
         environment: [String: String],
         standardError: String,
-        limit: Duration
+        shouldStop: () -> Bool
     ) -> Result<Ending, Problem> {
         #if canImport(Darwin)
             var actions: posix_spawn_file_actions_t?
@@ -74,13 +76,14 @@ enum ChildProcess {
             status.modify { $0 = raw }
             ended.signal()
         }
-        let seconds = Double(limit.components.seconds) + Double(limit.components.attoseconds) * 1e-18
-        guard ended.wait(timeout: .now() + seconds) == .timedOut else {
-            return .success(ending(fromWaitStatus: status.value ?? 0))
+        while ended.wait(timeout: .now() + 0.1) == .timedOut {
+            guard shouldStop() else { continue }
+            // SIGKILL ends a child even when it is stopped (SIGSTOP).
+            kill(child, SIGKILL)
+            ended.wait()
+            return .success(.stopped)
         }
-        kill(child, SIGKILL)
-        ended.wait()
-        return .success(.stopped)
+        return .success(ending(fromWaitStatus: status.value ?? 0))
     }
 
     /// Decodes a `waitpid` status (the `WIFEXITED` and `WTERMSIG` macros,
