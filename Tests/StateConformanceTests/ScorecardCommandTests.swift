@@ -36,7 +36,7 @@ struct ScorecardCommandTests {
         "a bad command line exits 2 with the usage on standard error",
         arguments: [
             ["--rule", "C99"], ["--source"], ["--fast"], ["--source", "no such source"], ["--runs", "0"],
-            ["--runs"],
+            ["--runs"], ["--no-twins"],
         ])
     func badCommandLine(arguments: [String]) async throws {
         let result = try await run(arguments)
@@ -74,6 +74,15 @@ struct ScorecardCommandTests {
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("a gated queue with tickets under the lock"), "\(result.output)")
         #expect(result.output.contains("0 faults caught, 1 correct twins passed, 0 failed"), "\(result.output)")
+    }
+
+    @Test("--faults --no-twins checks the faults only")
+    func noTwins() async throws {
+        let result = try await run(["--faults", "--no-twins", "--source", "a gated queue", "--rule", "C13"])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(!result.output.contains("correct twin"), "\(result.output)")
+        #expect(!result.output.contains("a gated queue with tickets under the lock"), "\(result.output)")
+        #expect(result.output.contains("faults caught, 0 failed"), "\(result.output)")
     }
 
     @Test("a crash fails the rule it happened in, with its signal and message, and the source goes on")
