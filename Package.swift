@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "DeltaStyleTesting", targets: ["DeltaStyleTesting"]),
         .executable(name: "state-tour", targets: ["state-tour"]),
         .executable(name: "state-conformance", targets: ["state-conformance"]),
+        .executable(name: "state-inspect", targets: ["state-inspect"]),
     ],
     targets: [
         // The mechanism: locks, disposables, schedulers, the registry, the
@@ -58,7 +59,12 @@ let package = Package(
             name: "state-tour",
             dependencies: ["Scenarios", "StateCore", "SVGText"]
         ),
-        // Text in the tour's timeline and the bench chart, escaped in one place.
+        // Not a product: a recorded session as one offline page, for
+        // state-inspect.
+        .target(name: "SessionPage", dependencies: ["SVGText"]),
+        .executableTarget(name: "state-inspect", dependencies: ["SessionPage"]),
+        // Text in the tour's timeline, the bench chart and the session page,
+        // escaped in one place.
         .target(name: "SVGText"),
         .target(name: "TestSupport", dependencies: ["StateCore", "PackageSupport"], path: "Tests/TestSupport"),
         // Not a product: helpers the package's tools and tests share.
@@ -110,6 +116,7 @@ let package = Package(
                 "state-conformance",
             ]
         ),
+        .testTarget(name: "SessionPageTests", dependencies: ["SessionPage", "TestSupport", "state-inspect"]),
         .testTarget(
             name: "StateTourTests",
             dependencies: [

@@ -1,6 +1,6 @@
 /// Text in the package's SVG pictures (the tour's timeline and
-/// state-bench's chart): the one place that makes text safe to put in a
-/// document.
+/// state-bench's chart) and HTML pages (the session page's title): the one
+/// place that makes text safe to put in a document.
 package enum SVGText {
     /// `text` with XML's special characters escaped, for element content
     /// and attribute values alike: a flavour, case or event name with `<`,
