@@ -35,8 +35,23 @@ import StateCore
 /// name, and read as that type when exactly one type in the coding has it;
 /// when several have it, reading fails and names them. A full name always
 /// wins over an own name.
+///
+/// ## Renamed types
+///
+/// Renaming an input type would orphan every recording that names it (a
+/// golden session, a bug report's attachment). Tell the coding the old
+/// name instead, and it reads as the new type:
+///
+/// ```swift
+/// let coding = InputCoding<any Action>(AddTodo.self, ToggleTodo.self)
+///     .renaming("NewTodo", to: AddTodo.self)      // was `struct NewTodo`
+/// ```
+///
+/// The value is decoded as the new type, so its stored properties must
+/// still read what the old one wrote (add defaults, or a `CodingKeys`, for
+/// what changed). Recordings are always written with the current name.
 public struct InputCoding<Input>: Sendable {
-    let types: InputTypes
+    var types: InputTypes
 
     /// Creates a coding for inputs of `types`.
     ///
@@ -68,7 +83,31 @@ public struct InputCoding<Input>: Sendable {
             names[ObjectIdentifier(type)] = name
             ownNames[TypeName.short(type), default: []].append(type)
         }
-        self.types = InputTypes(table: table, names: names, ownNames: ownNames)
+        self.types = InputTypes(table: table, names: names, ownNames: ownNames, renamed: [:])
+    }
+
+    /// This coding, reading inputs recorded under `oldName` (a type's
+    /// earlier name, as recordings wrote it) as `type`.
+    ///
+    /// - Parameters:
+    ///   - oldName: The name recordings carry: the type's name with the
+    ///     types it was nested in, without its module (`Todos.NewTodo`), or
+    ///     its own name (`NewTodo`) if that is how they wrote it.
+    ///   - type: The type it is now; one of this coding's types (a type
+    ///     that is not is a programmer error, and traps).
+    /// - Returns: The coding with the old name added.
+    public func renaming(_ oldName: String, to type: any Codable.Type) -> InputCoding {
+        guard let current = types.names[ObjectIdentifier(type)] else {
+            preconditionFailure(
+                "InputCoding.renaming: \(String(reflecting: type)) is not one of the coding's types; "
+                    + "add it first (InputCoding(\(TypeName.short(type)).self, …))")
+        }
+        precondition(
+            types.table[oldName] == nil,
+            "InputCoding.renaming: \(oldName) is the name of a type the coding has (\(current) is renamed from it?)")
+        var coding = self
+        coding.types.renamed[oldName] = type
+        return coding
     }
 }
 
@@ -90,11 +129,11 @@ extension ActionLog where State: Encodable {
     /// The lines, with their keys sorted:
     ///
     /// ```text
-    /// {"segment":1,"sequence":0,"state":{…}}
-    /// {"input":{"type":"AddItem","value":{…}},"sequence":1,"state":{…},"thread":"main thread 4242","time":…}
-    /// {"input":{"type":"AddItem","value":{…}},"sequence":2,"state":{…},"thread":"main thread 4242","time":…}
-    /// {"segment":2,"sequence":2,"state":{…}}
-    /// {"input":{"type":"Clear","value":{}},"sequence":3,"state":{…},"thread":"thread 4243","time":…}
+    /// {"format":1,"segment":1,"sequence":0,"state":{…}}
+    /// {"format":1,"input":{"type":"AddItem","value":{…}},"sequence":1,"state":{…},"thread":"main thread 4242","time":…}
+    /// {"format":1,"input":{"type":"AddItem","value":{…}},"sequence":2,"state":{…},"thread":"main thread 4242","time":…}
+    /// {"format":1,"segment":2,"sequence":2,"state":{…}}
+    /// {"format":1,"input":{"type":"Clear","value":{}},"sequence":3,"state":{…},"thread":"thread 4243","time":…}
     /// ```
     ///
     /// A segment's line has no input: its `segment` number, the `sequence`
@@ -102,9 +141,11 @@ extension ActionLog where State: Encodable {
     /// ``ActionLog/Segment``). An entry's line has its `sequence`, its
     /// `input` (its type's name, see ``InputCoding``, and its value), the
     /// `state` after it, its `thread` and `time` (seconds since 1970).
-    /// With `name`, every line also has `"log": name`. Recordings written
-    /// before segments have one line without input and without `segment`;
-    /// ``ActionRecording`` reads them as one segment.
+    /// With `name`, every line also has `"log": name`. Every line carries
+    /// the recording `format` (1); a line without one reads as version 1,
+    /// and a reader refuses a version newer than it knows, naming the line.
+    /// Recordings written before segments have one line without input and
+    /// without `segment`; ``ActionRecording`` reads them as one segment.
     ///
     /// - Parameters:
     ///   - inputs: The input types the log may hold.
@@ -124,7 +165,7 @@ extension ActionLog where State: Encodable {
         var lines: [String] = []
         for segment in segments {
             let start = RecordedLine(
-                log: name, segment: segment.number, sequence: segment.startSequence, time: nil, thread: nil,
+                format: recordingFormat, log: name, segment: segment.number, sequence: segment.startSequence, time: nil, thread: nil,
                 input: nil, state: segment.startingState)
             lines.append(try line(start, encoder))
             for entry in segment.entries {
@@ -147,6 +188,7 @@ extension ActionLog where State: Encodable {
             )
         }
         let recorded = RecordedLine(
+            format: recordingFormat,
             log: name,
             segment: nil,
             sequence: entry.sequence,
@@ -248,7 +290,15 @@ public struct ActionRecording<Input, State> {
             do {
                 // Other logs' lines may hold other types: read the name first.
                 guard try decoder.decode(LogName.self, from: text).log == name else { continue }
+                let format = try decoder.decode(LogName.self, from: text).format ?? 1
+                guard format <= recordingFormat else {
+                    throw ActionLogCodingError(
+                        description: "line \(index): format version \(format), which this version of StateFlavours "
+                            + "does not read (it reads 1 to \(recordingFormat)): update it to read the recording")
+                }
                 line = try decoder.decode(RecordedLine<State>.self, from: text)
+            } catch let error as ActionLogCodingError {
+                throw error
             } catch {
                 throw ActionLogCodingError(description: "line \(index): \(error)")
             }
@@ -463,8 +513,15 @@ extension ReplayMismatch {
     )
 }
 
+/// The recording format this package writes, on every line; a line
+/// without one is version 1 (every recording written before the version
+/// was).
+let recordingFormat = 1
+
 /// One line of an exported log.
 private struct RecordedLine<State> {
+    /// The recording format; nil in recordings written before it was.
+    var format: Int?
     var log: String?
     /// The number of the segment a line without input starts; nil in
     /// recordings written before segments.
@@ -491,6 +548,8 @@ struct InputTypes: @unchecked Sendable {
     /// The types by their own names, as recordings written before
     /// qualified names carry them.
     let ownNames: [String: [any Codable.Type]]
+    /// The types by the names they had before a rename.
+    var renamed: [String: any Codable.Type]
 
     /// What a name read from a recording stands for.
     enum Lookup {
@@ -502,7 +561,7 @@ struct InputTypes: @unchecked Sendable {
     /// The type `name` stands for: the one with that qualified name, or
     /// else the only one with that own name.
     func type(named name: String) -> Lookup {
-        if let type = table[name] { return .found(type) }
+        if let type = table[name] ?? renamed[name] { return .found(type) }
         guard let candidates = ownNames[name] else { return .unknown }
         guard candidates.count == 1, let only = candidates.first else {
             return .ambiguous(candidates.compactMap { names[ObjectIdentifier($0)] }.sorted())
@@ -511,9 +570,10 @@ struct InputTypes: @unchecked Sendable {
     }
 }
 
-/// The name on a line of an exported log.
+/// The name and format on a line of an exported log.
 private struct LogName: Decodable {
     var log: String?
+    var format: Int?
 }
 
 /// An input with its type's name.

@@ -28,11 +28,12 @@ struct ActionLogExportTests {
         let text = try log.exportJSONLines(inputs: coding)
         let lines = text.split(separator: "\n")
         #expect(lines.count == 5)
-        #expect(text.hasPrefix("{\"segment\":1,\"sequence\":0,\"state\":{\"items\":[]}}\n"))
+        #expect(text.hasPrefix("{\"format\":1,\"segment\":1,\"sequence\":0,\"state\":{\"items\":[]}}\n"))
         #expect(text.hasSuffix("\n"))
         let entry = try #require(
             try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
-        #expect(entry.keys.sorted() == ["input", "sequence", "state", "thread", "time"])
+        #expect(entry.keys.sorted() == ["format", "input", "sequence", "state", "thread", "time"])
+        #expect(entry["format"] as? Int == 1)
         #expect(entry["sequence"] as? Int == 1)
         #expect(entry["thread"] as? String == log.entries.first?.thread)
         let input = entry["input"] as? [String: Any]
@@ -82,7 +83,7 @@ struct ActionLogExportTests {
         let log = Log()
         store.attach(log)
         let text = try log.exportJSONLines(inputs: coding)
-        #expect(text == "{\"segment\":1,\"sequence\":0,\"state\":{\"items\":[\"seed\"]}}\n")
+        #expect(text == "{\"format\":1,\"segment\":1,\"sequence\":0,\"state\":{\"items\":[\"seed\"]}}\n")
         let recording = try ActionRecording<any Action, Cart>(jsonLines: text, inputs: coding)
         #expect(recording.steps.isEmpty)
         #expect(recording.initialState.items == ["seed"])
@@ -282,6 +283,51 @@ struct ActionLogExportTests {
             ambiguous?.description.contains(
                 "the input type Action is ambiguous in the InputCoding: Filters.Action or Todos.Action") == true,
             "\(String(describing: ambiguous))")
+    }
+
+    @Test("a recording of a newer format version is refused, naming the line; one without a version reads as 1")
+    func formatVersion() throws {
+        let newer = """
+            {"format":1,"sequence":0,"state":{"items":[]}}
+            {"format":2,"input":{"type":"AddItem","value":{"name":"jam"}},"sequence":1,"state":{"items":["jam"]}}
+
+            """
+        let error = #expect(throws: ActionLogCodingError.self) {
+            try ActionRecording<any Action, Cart>(jsonLines: newer, inputs: coding)
+        }
+        #expect(error?.description.hasPrefix("line 2: format version 2, which this version") == true)
+        let unversioned = newer.replacingOccurrences(of: #""format":2,"#, with: "")
+        let recording = try ActionRecording<any Action, Cart>(jsonLines: unversioned, inputs: coding)
+        #expect(recording.steps.map(\.state.items) == [["jam"]])
+        let wrongType = newer.replacingOccurrences(of: #""format":2"#, with: #""format":"one""#)
+        let typeError = #expect(throws: ActionLogCodingError.self) {
+            try ActionRecording<any Action, Cart>(jsonLines: wrongType, inputs: coding)
+        }
+        #expect(typeError?.description.hasPrefix("line 2: ") == true)
+    }
+
+    @Test("a renamed input type: recordings under its old name read as the new type, and are written with the new")
+    func renamedInputType() throws {
+        let old = """
+            {"sequence":0,"state":{"items":[]}}
+            {"input":{"type":"AddProduct","value":{"name":"jam"}},"sequence":1,"state":{"items":["jam"]}}
+            {"input":{"type":"Todos.NewItem","value":{"name":"tea"}},"sequence":2,"state":{"items":["jam","tea"]}}
+
+            """
+        #expect(throws: ActionLogCodingError.self) {
+            try ActionRecording<any Action, Cart>(jsonLines: old, inputs: coding)
+        }
+        let renamed = coding.renaming("AddProduct", to: AddItem.self).renaming("Todos.NewItem", to: AddItem.self)
+        let recording = try ActionRecording<any Action, Cart>(jsonLines: old, inputs: renamed)
+        #expect(recording.steps.map { "\($0.input)" } == ["AddItem(name: \"jam\")", "AddItem(name: \"tea\")"])
+        let store = makeStore()
+        let log = Log()
+        store.attach(log)
+        try store.replay(recording)
+        store.attach(log)
+        store.dispatch(AddItem(name: "milk"))
+        #expect(try log.exportJSONLines(inputs: renamed).contains(#""type":"AddItem""#))
+        #expect(try !log.exportJSONLines(inputs: renamed).contains("AddProduct"))
     }
 
     // MARK: Replay
