@@ -108,7 +108,9 @@ let package = Package(
                 "StateTesting", "ReactorStyleTesting", "DucksStyleTesting", "ReceiverStyleTesting",
                 "DeltaStyleTesting", "StateInspector", "Scenarios", "DucksStyle", "ReactorStyle", "ReceiverStyle",
                 "DeltaStyle", "StateCore", "TestSupport",
-            ]),
+            ],
+            // Read by path: the golden sessions the tests replay.
+            exclude: ["GoldenSessions/Sessions"]),
         .testTarget(
             name: "StateConformanceTests",
             dependencies: [

@@ -165,7 +165,8 @@ extension ActionLog where State: Encodable {
         var lines: [String] = []
         for segment in segments {
             let start = RecordedLine(
-                format: recordingFormat, log: name, segment: segment.number, sequence: segment.startSequence, time: nil, thread: nil,
+                format: recordingFormat, log: name, segment: segment.number, sequence: segment.startSequence, time: nil,
+                thread: nil,
                 input: nil, state: segment.startingState)
             lines.append(try line(start, encoder))
             for entry in segment.entries {
@@ -369,16 +370,32 @@ public struct ActionRecording<Input, State> {
         attach: (ActionLog<Input, State>) -> Disposable,
         apply: (Input) -> Void
     ) throws(ReplayMismatch) where State: Equatable {
-        if let state, state != initialState {
+        // Unbounded: inputs the store applies beyond the recording's (an
+        // observer's echo) must not push out the ones compared.
+        try replay(from: state, into: ActionLog<Input, State>(capacity: .max), attach: attach, apply: apply)
+    }
+
+    /// ``replay(from:attach:apply:)``, recording into `log` (attached to
+    /// the store for the replay, detached after it): what the store did,
+    /// to export as the session recorded afresh.
+    ///
+    /// With `checkingStart` false, a store that starts from another state
+    /// than the recording is not refused: recording afresh starts from the
+    /// store's state.
+    package func replay(
+        from state: State?,
+        checkingStart: Bool = true,
+        into log: ActionLog<Input, State>,
+        attach: (ActionLog<Input, State>) -> Disposable,
+        apply: (Input) -> Void
+    ) throws(ReplayMismatch) where State: Equatable {
+        if checkingStart, let state, state != initialState {
             throw ReplayMismatch(
                 sequence: segments[0].startSequence,
                 input: nil,
                 differences: StateDiff.lines(expected: initialState, actual: state)
             )
         }
-        // Unbounded: inputs the store applies beyond the recording's (an
-        // observer's echo) must not push out the ones compared.
-        let log = ActionLog<Input, State>(capacity: .max)
         let attachment = attach(log)
         defer { attachment.dispose() }
         // The segments that start elsewhere than the one before ended: a
@@ -428,6 +445,31 @@ public struct ActionRecording<Input, State> {
                 )
             }
         }
+    }
+}
+
+extension ActionRecording {
+    /// `text` with the lines of the log named `name` replaced by
+    /// `replacement` (where the first of them was; at the end if it had
+    /// none), and every other log's lines kept as they were.
+    package static func replacingLines(ofLog name: String?, in text: String, with replacement: String) -> String {
+        let decoder = JSONDecoder()
+        var lines: [String] = []
+        var placed = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let bytes = Data(line.utf8)
+            let isOurs =
+                !line.allSatisfy(\.isWhitespace) && (try? decoder.decode(LogName.self, from: bytes))?.log == name
+            if !isOurs {
+                lines.append(String(line))
+            } else if !placed {
+                lines.append(contentsOf: replacement.split(separator: "\n").map(String.init))
+                placed = true
+            }
+        }
+        if !placed { lines.append(contentsOf: replacement.split(separator: "\n").map(String.init)) }
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        return lines.map { $0 + "\n" }.joined()
     }
 }
 

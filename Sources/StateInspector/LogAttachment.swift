@@ -121,6 +121,30 @@ extension Replayable {
     ) throws(ReplayMismatch) {
         try recordingSeam.replay(recording, snapshot: snapshot, restore: restore)
     }
+
+    /// Records `recording` afresh: applies its inputs to this store.
+    ///
+    /// The store is fresh, as for a replay; the log returned holds the
+    /// recording's inputs and segments and this store's states (from the
+    /// store's own starting state). A state that differs from the
+    /// recording's is no error here.
+    ///
+    /// - Throws: ``ReplayMismatch`` only when the replay could not run:
+    ///   called from inside the store's work, or a segment that cannot be
+    ///   restarted without `restore`.
+    package func recordAfresh<Snapshot: Equatable>(
+        _ recording: ActionRecording<RecordedInput, Snapshot>,
+        snapshot: @escaping (RecordedState) -> Snapshot,
+        restore: ((Snapshot, RecordedState) -> RecordedState)?
+    ) throws(ReplayMismatch) -> ActionLog<RecordedInput, Snapshot> {
+        let log = ActionLog<RecordedInput, Snapshot>(capacity: .max)
+        do {
+            try recordingSeam.replay(recording, checkingStart: false, into: log, snapshot: snapshot, restore: restore)
+        } catch  where error.segment == nil && error != .insideTheStore {
+            // A state that differs: what the store does now is the new session.
+        }
+        return log
+    }
 }
 
 extension StateHolding where HeldState: Recordable {
@@ -232,9 +256,12 @@ extension RecordingSeam {
         return detach
     }
 
-    /// Replays `recording` into the store and checks each snapshot.
+    /// Replays `recording` into the store and checks each snapshot,
+    /// recording into `log` (a fresh, unbounded one by default).
     func replay<Snapshot: Equatable>(
         _ recording: ActionRecording<Input, Snapshot>,
+        checkingStart: Bool = true,
+        into log: ActionLog<Input, Snapshot> = ActionLog(capacity: .max),
         snapshot: @escaping (State) -> Snapshot,
         restore: ((Snapshot, State) -> State)?
     ) throws(ReplayMismatch) {
@@ -244,6 +271,8 @@ extension RecordingSeam {
         }
         try recording.replay(
             from: read().map(snapshot),
+            checkingStart: checkingStart,
+            into: log,
             attach: { attach($0, snapshot: snapshot, restore: restore) },
             apply: apply
         )

@@ -1,0 +1,202 @@
+import Foundation
+import StateCore
+import StateInspector
+
+/// Golden sessions: a recording committed next to a test, replayed as that
+/// test by ``assertSession(_:inputs:named:fileID:filePath:line:column:store:)``.
+///
+/// A session is the JSON Lines an action log exports
+/// (`ActionLog.exportJSONLines(inputs:name:)`, or `state-tour --record`):
+/// every input the store applied, including those its effects fed back, with
+/// the state after each. Replaying those inputs into a store made without
+/// its effects (or with them on a scheduler that never runs) is
+/// deterministic: what the effects produced comes from the recording.
+///
+/// When a change to the app is meant to change what a session does, record
+/// the sessions afresh: run the tests with ``recordVariable`` set
+/// (`STATE_SESSIONS_RECORD=1 swift test`). Each session that differs is
+/// rewritten with the same inputs and the states the store now reaches,
+/// and its test fails once, saying so (as snapshot tests do); a session
+/// that still matches is left as it is, byte for byte. Review the rewritten
+/// files in your diff, then run the tests again without the variable.
+public enum GoldenSession {
+    /// The environment variable that records sessions afresh.
+    ///
+    /// It is `STATE_SESSIONS_RECORD`. Any value but `0`, `false` or `no`
+    /// (or an empty one) turns recording on.
+    public static let recordVariable = "STATE_SESSIONS_RECORD"
+
+    /// Whether the environment asks for recording afresh.
+    static var recordingFromEnvironment: Bool {
+        guard let value = ProcessInfo.processInfo.environment[recordVariable]?.lowercased() else { return false }
+        return !["", "0", "false", "no"].contains(value)
+    }
+
+    /// What checking one session found.
+    package enum Outcome: Equatable, Sendable {
+        /// The replay reached every recorded state.
+        case matched(steps: Int)
+        /// The replay left the recording: where, and what differs.
+        case differs(ReplayMismatch)
+        /// The session differed and was rewritten (recording afresh).
+        case rewritten(ReplayMismatch)
+        /// The file could not be read, or (recording afresh) written; the
+        /// file was not changed.
+        case unreadable(String)
+    }
+
+    /// Checks the session in `file` against a store made by `makeStore`,
+    /// rewriting it when it differs and `record` is on.
+    package static func check<Store: Replayable, Snapshot: Codable & Equatable>(
+        _ file: URL,
+        inputs: InputCoding<Store.RecordedInput>,
+        named name: String?,
+        record: Bool,
+        snapshot: @escaping (Store.RecordedState) -> Snapshot,
+        restore: ((Snapshot, Store.RecordedState) -> Store.RecordedState)?,
+        store makeStore: () -> Store
+    ) -> Outcome {
+        let text: String
+        do {
+            text = try String(contentsOf: file, encoding: .utf8)
+        } catch {
+            return .unreadable(
+                "no session at \(file.path) (\(error.localizedDescription)): save a recording there "
+                    + "(ActionLog.exportJSONLines, or state-tour --record) to replay it as this test")
+        }
+        let recording: ActionRecording<Store.RecordedInput, Snapshot>
+        do {
+            recording = try ActionRecording(jsonLines: text, inputs: inputs, name: name)
+        } catch {
+            return .unreadable("\(file.lastPathComponent): \(error); the session was not replayed, and not changed")
+        }
+        let mismatch: ReplayMismatch
+        do {
+            try makeStore().replay(recording, snapshot: snapshot, restore: restore)
+            return .matched(steps: recording.steps.count)
+        } catch {
+            mismatch = error
+        }
+        guard record, mismatch != .insideTheStore, mismatch.segment == nil else { return .differs(mismatch) }
+        do {
+            let log = try makeStore().recordAfresh(recording, snapshot: snapshot, restore: restore)
+            let lines = try log.exportJSONLines(inputs: inputs, name: name)
+            let rewritten = ActionRecording<Store.RecordedInput, Snapshot>.replacingLines(
+                ofLog: name, in: text, with: lines)
+            try Data(rewritten.utf8).write(to: file, options: .atomic)
+        } catch {
+            return .unreadable("\(file.lastPathComponent): could not be recorded afresh: \(error); it was not changed")
+        }
+        return .rewritten(mismatch)
+    }
+
+    /// Where a session named in a test lives: `path` itself when absolute,
+    /// else beside the test's file.
+    static func location(of path: String, besideTestAt filePath: StaticString) -> URL {
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path) }
+        return URL(fileURLWithPath: "\(filePath)").deletingLastPathComponent().appending(path: path)
+    }
+
+    /// The words of a test failure for `outcome` (nil when it passed).
+    static func message(_ outcome: Outcome, path: String) -> String? {
+        switch outcome {
+        case .matched:
+            return nil
+        case .differs(let mismatch):
+            return "the session \(path) differs: \(mismatch)\n"
+                + "(if the change is meant, record it afresh: \(recordVariable)=1 swift test)"
+        case .rewritten(let mismatch):
+            return "the session \(path) was recorded afresh (\(recordVariable) is set); it had differed: \(mismatch)\n"
+                + "review the rewritten file, then run the tests again without \(recordVariable)"
+        case .unreadable(let why):
+            return why
+        }
+    }
+}
+
+/// Replays the session recorded in `path` into a fresh store and fails the
+/// test at the first state that differs from the recording: its entry, its
+/// input, and what differs by path (`todos[1].title: expected "Eggs",
+/// actual "Bread"`).
+///
+/// ```swift
+/// // In a test: Sessions/checkout.jsonl is beside the test's file.
+/// assertSession("Sessions/checkout.jsonl", inputs: AppInputs.coding) {
+///     Store(reducer: AppReducer(), state: AppState(), middlewares: [])
+/// }
+/// ```
+///
+/// The session's inputs include what the app's effects fed back, so make
+/// the store without the effects (no middlewares, commands or services
+/// that send): the run is then deterministic. With
+/// ``GoldenSession/recordVariable`` set, a session that differs is
+/// rewritten instead (see ``GoldenSession``). A file that cannot be read
+/// (missing, cut short, a newer format, an input type the coding lacks)
+/// fails the test with its line, and is never rewritten.
+///
+/// - Parameters:
+///   - path: The session's file: relative to the folder of the test's
+///     source file, or absolute.
+///   - inputs: The app's input types (see `InputCoding`; `renaming(_:to:)`
+///     keeps a renamed input's sessions readable).
+///   - name: The log's name, when the file holds several logs.
+///   - fileID: The caller's `#fileID`.
+///   - filePath: The caller's `#filePath`.
+///   - line: The caller's `#line`.
+///   - column: The caller's `#column`.
+///   - store: Makes a fresh store, in the state the session starts from.
+public func assertSession<Store: Replayable>(
+    _ path: String,
+    inputs: InputCoding<Store.RecordedInput>,
+    named name: String? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    store: () -> Store
+) where Store.RecordedState: Codable & Equatable {
+    let outcome = GoldenSession.check(
+        GoldenSession.location(of: path, besideTestAt: filePath), inputs: inputs, named: name,
+        record: GoldenSession.recordingFromEnvironment, snapshot: { $0 }, restore: { state, _ in state },
+        store: store)
+    if let message = GoldenSession.message(outcome, path: path) {
+        TestFailure.record(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
+
+/// ``assertSession(_:inputs:named:fileID:filePath:line:column:store:)`` for
+/// a store whose log records a snapshot of its state (a Delta store):
+/// `snapshot` and `restore` as when the session was recorded.
+///
+/// - Parameters:
+///   - path: The session's file: relative to the folder of the test's
+///     source file, or absolute.
+///   - inputs: The app's input types.
+///   - name: The log's name, when the file holds several logs.
+///   - snapshot: Reads the state as the recorded snapshot.
+///   - restore: Puts a snapshot back (for a session of several segments);
+///     nil when it has one.
+///   - fileID: The caller's `#fileID`.
+///   - filePath: The caller's `#filePath`.
+///   - line: The caller's `#line`.
+///   - column: The caller's `#column`.
+///   - store: Makes a fresh store, in the state the session starts from.
+public func assertSession<Store: Replayable, Snapshot: Codable & Equatable>(
+    _ path: String,
+    inputs: InputCoding<Store.RecordedInput>,
+    named name: String? = nil,
+    snapshot: @escaping (Store.RecordedState) -> Snapshot,
+    restore: ((Snapshot, Store.RecordedState) -> Store.RecordedState)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column,
+    store: () -> Store
+) {
+    let outcome = GoldenSession.check(
+        GoldenSession.location(of: path, besideTestAt: filePath), inputs: inputs, named: name,
+        record: GoldenSession.recordingFromEnvironment, snapshot: snapshot, restore: restore, store: store)
+    if let message = GoldenSession.message(outcome, path: path) {
+        TestFailure.record(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    }
+}
