@@ -7,14 +7,14 @@
 /// run to run for a private or local type). The qualified name here is the
 /// second without module names and those contexts: `Todos.Action`, and
 /// in generic arguments too: `Labelled<Todos.Action>`.
-enum TypeName {
+package enum TypeName {
     /// The name of `type` with the types it is nested in, without its
     /// module: `Todos.Action`; `Optional<Todos.Action>` for a generic.
     ///
     /// The same for every build and run of the same code; it changes when
     /// the type is renamed or moved into another type, not when it moves to
     /// another module.
-    static func qualified(_ type: Any.Type) -> String {
+    package static func qualified(_ type: Any.Type) -> String {
         dropModules(String(reflecting: type))
     }
 
