@@ -118,7 +118,9 @@ let package = Package(
                 "state-conformance",
             ]
         ),
-        .testTarget(name: "SessionPageTests", dependencies: ["SessionPage", "TestSupport", "state-inspect"]),
+        .testTarget(
+            name: "SessionPageTests",
+            dependencies: ["SessionPage", "TestSupport", "state-inspect", "StateInspector", "DucksStyle"]),
         .testTarget(
             name: "StateTourTests",
             dependencies: [

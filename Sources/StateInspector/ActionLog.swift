@@ -155,13 +155,33 @@ public final class ActionLog<Input, State>: @unchecked Sendable {
 
     private let memory: LockedValue<Memory>
 
+    /// The paths whose values every export leaves out (see
+    /// ``init(capacity:redacting:)``).
+    public let redactedPaths: [String]
+
     /// Creates an empty log, not attached to anything.
     ///
-    /// - Parameter capacity: The most entries to keep; the oldest is dropped
-    ///   first. Must be at least 1.
-    public init(capacity: Int = 1_000) {
+    /// - Parameters:
+    ///   - capacity: The most entries to keep; the oldest is dropped first.
+    ///     Must be at least 1.
+    ///   - redacting: Paths whose values never leave the process: every
+    ///     export (``exportJSONLines(inputs:name:)``, and so every page and
+    ///     file made from it) leaves them out. A path names members with
+    ///     dots, `*` standing for every element or member
+    ///     (`"user.token"`, `"cards.*.number"`), from the state; a path
+    ///     starting with `input.` is read from each input's value
+    ///     (`"input.password"`). The log itself keeps the whole states, for
+    ///     travel; a recording with redacted paths is for looking at, and
+    ///     replays only where its state type reads without them.
+    public init(capacity: Int = 1_000, redacting: [String] = []) {
         precondition(capacity > 0, "An ActionLog keeps at least one entry; the capacity given was \(capacity).")
+        for path in redacting {
+            precondition(
+                !path.isEmpty && !path.split(separator: ".", omittingEmptySubsequences: false).contains(""),
+                "ActionLog(redacting:): \"\(path)\" is not a path (members joined by dots, such as user.token)")
+        }
         self.capacity = capacity
+        redactedPaths = redacting
         memory = LockedValue(Memory(capacity: capacity))
     }
 
