@@ -305,7 +305,50 @@ private struct Reader {
                 column: start + 1,
                 message: "the integer \(text) is beyond 2^53, which a page cannot show exactly (a browser rounds it)")
         }
+        // A browser holds a number as the nearest double, and shows that
+        // double's shortest form: written with more digits than it keeps
+        // (1.0000000000000001), or too small (1e-400), the number would be
+        // shown as another.
+        let shown = double == 0 ? "0" : "\(double)"
+        guard Self.sameNumber(text, shown) else {
+            throw JSONReadError(
+                column: start + 1,
+                message: "the number \(text) would be shown as \(shown) (a browser keeps a double's 17 digits)")
+        }
         return text
+    }
+
+    /// Whether two number literals (JSON's, or Swift's description of a
+    /// double) write the same value: the same sign, digits and scale.
+    static func sameNumber(_ first: String, _ second: String) -> Bool {
+        canonical(first) == canonical(second)
+    }
+
+    /// A number literal as its sign, its significant digits and the power
+    /// of ten of the first; zero (of either sign) as "0".
+    static func canonical(_ literal: String) -> String {
+        var text = Substring(literal)
+        let negative = text.first == "-"
+        if negative { text = text.dropFirst() }
+        var exponent = 0
+        if let mark = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            let written = text[text.index(after: mark)...]
+            exponent = Int(written.first == "+" ? written.dropFirst() : written) ?? 0
+            text = text[..<mark]
+        }
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        let whole = parts[0]
+        let fraction = parts.count > 1 ? parts[1] : ""
+        var digits = Array(whole + fraction)
+        // The digits' value is 0.d1d2… × 10^(point), point counted from the start.
+        var point = whole.count + exponent
+        while digits.first == "0" {
+            digits.removeFirst()
+            point -= 1
+        }
+        while digits.last == "0" { digits.removeLast() }
+        guard !digits.isEmpty else { return "0" }
+        return (negative ? "-" : "") + String(digits) + "e" + String(point)
     }
 }
 

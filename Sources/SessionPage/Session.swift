@@ -68,12 +68,15 @@ public struct Session: Equatable, Sendable {
 
     /// Reads a recording.
     ///
-    /// Lines may end with LF or CRLF; blank lines are skipped but counted.
+    /// Lines may end with LF or CRLF; blank lines are skipped but counted;
+    /// a UTF-8 byte-order mark at the start is skipped.
     ///
     /// - Parameter bytes: The file's contents.
     /// - Throws: ``SessionReadError`` naming the first line that cannot be
     ///   read, and why.
     public init(jsonLines bytes: [UInt8]) throws(SessionReadError) {
+        // A byte-order mark, as some editors save UTF-8, is not content.
+        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         var lanes: [(name: String?, threads: [String])] = []
         var laneIndex: [String?: Int] = [:]
         var segments: [Segment] = []

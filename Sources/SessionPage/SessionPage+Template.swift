@@ -158,8 +158,12 @@ extension SessionPage {
           var same = function (a, b) { return JSON.stringify(a) === JSON.stringify(b); };
           var show = function (value) { return value === undefined ? "(absent)" : JSON.stringify(value); };
           var isObject = function (value) { return value !== null && typeof value === "object" && !Array.isArray(value); };
+          // A key that is not a plain name is written ["like.this"], so
+          // that a path shown can be typed back into a query.
+          var plainKey = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
           var join = function (path, key) {
             if (typeof key === "number") return path + "[" + key + "]";
+            if (!plainKey.test(key)) return path + "[" + JSON.stringify(key) + "]";
             return path === "" ? key : path + "." + key;
           };
           function diff(before, after, path, out) {
@@ -177,11 +181,20 @@ extension SessionPage {
             return out;
           }
           function parsePath(text) {
-            var parts = [], pattern = /([^.\\[\\]]+)|\\[(\\d+)\\]/g, match;
-            var rest = text.trim();
+            var parts = [], rest = text.trim(), match;
             if (rest === "") throw new Error("a path is needed");
-            while ((match = pattern.exec(rest)) !== null) {
-              parts.push(match[2] !== undefined ? Number(match[2]) : match[1].trim());
+            while (rest !== "") {
+              if ((match = /^\\.?([A-Za-z_$][A-Za-z0-9_$]*)/.exec(rest)) !== null) {
+                parts.push(match[1]);
+              } else if ((match = /^\\[(\\d+)\\]/.exec(rest)) !== null) {
+                parts.push(Number(match[1]));
+              } else if ((match = /^\\[("(?:[^"\\\\]|\\\\.)*")\\]/.exec(rest)) !== null) {
+                parts.push(JSON.parse(match[1]));
+              } else {
+                throw new Error("not a path: " + text.trim() + " (names joined by dots, [2] for an index, "
+                  + "[\\"a.b\\"] for a key with other characters)");
+              }
+              rest = rest.slice(match[0].length);
             }
             return parts;
           }

@@ -268,8 +268,8 @@ public struct ActionRecording<Input, State> {
     ///
     /// Lines may end with LF or CRLF (as a file saved on Windows or sent
     /// through a tool that rewrites line endings has them), the last one
-    /// with either or none; blank lines are skipped, but counted in the line
-    /// numbers of errors.
+    /// with either or none; blank lines (empty, or only spaces and tabs) are
+    /// skipped, but counted in the line numbers of errors.
     ///
     /// Each line without an input starts a segment (see
     /// ``ActionLog/exportJSONLines(inputs:name:)`` for the format); a
@@ -342,7 +342,10 @@ public struct ActionRecording<Input, State> {
         var lines: [(number: Int, bytes: Data)] = []
         for (index, line) in text.utf8.split(separator: lineFeed, omittingEmptySubsequences: false).enumerated() {
             let bytes = line.last == carriageReturn ? line.dropLast() : line[...]
-            if !bytes.isEmpty { lines.append((index + 1, Data(bytes))) }
+            // Blank: nothing, or only spaces and tabs.
+            if !bytes.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }) {
+                lines.append((index + 1, Data(bytes)))
+            }
         }
         return lines
     }

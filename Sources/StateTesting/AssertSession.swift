@@ -56,6 +56,12 @@ public enum GoldenSession {
         restore: ((Snapshot, Store.RecordedState) -> Store.RecordedState)?,
         store makeStore: () -> Store
     ) -> Outcome {
+        // Through a symbolic link, to the file it names.
+        let file = file.resolvingSymlinksInPath()
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), isFolder.boolValue {
+            return .unreadable("\(file.path) is a folder, not a session: name the session's file")
+        }
         let text: String
         do {
             text = try String(contentsOf: file, encoding: .utf8)
@@ -81,14 +87,28 @@ public enum GoldenSession {
         do {
             let log = try makeStore().recordAfresh(recording, snapshot: snapshot, restore: restore)
             let lines = try log.exportJSONLines(inputs: inputs, name: name)
-            let rewritten = ActionRecording<Store.RecordedInput, Snapshot>.replacingLines(
-                ofLog: name, in: text, with: lines)
-            try Data(rewritten.utf8).write(to: file, options: .atomic)
+            try rewriting.withLock {
+                // Read again: tests running at once may record other logs
+                // of the same file; each replaces its own lines only.
+                let current = try String(contentsOf: file, encoding: .utf8)
+                var rewritten = ActionRecording<Store.RecordedInput, Snapshot>.replacingLines(
+                    ofLog: name, in: current, with: lines)
+                // A file saved with CRLF line ends keeps them.
+                if current.utf8.contains(UInt8(ascii: "\r")) {
+                    rewritten = rewritten.replacingOccurrences(of: "\r\n", with: "\n")
+                        .replacingOccurrences(of: "\n", with: "\r\n")
+                }
+                try Data(rewritten.utf8).write(to: file, options: .atomic)
+            }
         } catch {
             return .unreadable("\(file.lastPathComponent): could not be recorded afresh: \(error); it was not changed")
         }
         return .rewritten(mismatch)
     }
+
+    /// Held while a session's file is read and rewritten: tests that record
+    /// at once never lose one another's lines.
+    private static let rewriting = Lock()
 
     /// Where a session named in a test lives: `path` itself when absolute,
     /// else beside the test's file.

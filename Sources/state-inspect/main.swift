@@ -42,6 +42,7 @@ while !arguments.isEmpty {
     switch argument {
     case "-o", "--output":
         guard !arguments.isEmpty else { fail("\(argument) needs a file\n\n\(usage)", status: 2) }
+        guard output == nil else { fail("one page at a time (-o is given twice)\n\n\(usage)", status: 2) }
         output = arguments.removeFirst()
     case _ where argument.hasPrefix("-") && argument != "-":
         fail("unknown option '\(argument)'\n\n\(usage)", status: 2)
@@ -70,9 +71,20 @@ do {
 }
 let title = input == "-" ? "session" : URL(fileURLWithPath: input).lastPathComponent
 let page = SessionPage.html(for: session, title: title)
+// Through a symbolic link to the file it names; never over the recording,
+// or over anything but a regular file (a device, a pipe, a folder).
+let destination = URL(fileURLWithPath: output).resolvingSymlinksInPath()
+if input != "-", destination.path == URL(fileURLWithPath: input).resolvingSymlinksInPath().path {
+    fail("\(output) is the recording itself; write the page elsewhere", status: 1)
+}
+if let type = try? FileManager.default.attributesOfItem(atPath: destination.path)[.type] as? FileAttributeType,
+    type != .typeRegular
+{
+    fail("\(output) exists and is not a regular file; no page written", status: 1)
+}
 do {
     // Written whole or not at all.
-    try Data(page.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
+    try Data(page.utf8).write(to: destination, options: .atomic)
 } catch {
     fail("\(output): cannot be written: \(error.localizedDescription)", status: 1)
 }

@@ -118,6 +118,33 @@ struct StateInspectCommandTests {
         #expect(run.errors.contains("Usage: state-inspect html"))
     }
 
+    @Test("the page goes through a symbolic link, never over the recording or a file that is not a regular one")
+    func destinations() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recording = folder.appending(path: "s.jsonl")
+        // With a byte-order mark, as some editors save it.
+        try Data([0xEF, 0xBB, 0xBF] + Array((start + "\n" + entry(1, 1)).utf8)).write(to: recording)
+        let target = folder.appending(path: "target.html")
+        try Data("old".utf8).write(to: target)
+        let link = folder.appending(path: "link.html")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let viaLink = try await runProduct("state-inspect", ["html", recording.path, "-o", link.path])
+        #expect(viaLink.status == 0, "\(viaLink.errors)")
+        #expect(try String(contentsOf: target, encoding: .utf8).hasPrefix("<!DOCTYPE html>"))
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        let overRecording = try await runProduct("state-inspect", ["html", recording.path, "-o", recording.path])
+        #expect(overRecording.status == 1)
+        #expect(overRecording.errors.contains("is the recording itself"))
+        #expect(try Data(contentsOf: recording).starts(with: [0xEF, 0xBB, 0xBF]))
+        let overFolder = try await runProduct("state-inspect", ["html", recording.path, "-o", folder.path])
+        #expect(overFolder.status == 1)
+        #expect(overFolder.errors.contains("is not a regular file"))
+        let twice = try await runProduct("state-inspect", ["html", recording.path, "-o", "a.html", "-o", "b.html"])
+        #expect(twice.status == 2)
+        #expect(twice.errors.contains("-o is given twice"))
+    }
+
     @Test("a recording that is not there: status 1, named")
     func missing() async throws {
         let run = try await runProduct("state-inspect", ["html", "/nonexistent/s.jsonl", "-o", "/tmp/never.html"])

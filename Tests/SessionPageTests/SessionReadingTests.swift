@@ -104,6 +104,13 @@ struct SessionReadingTests {
             (start + "\n" + "[1,2]", 2, "an array, where a line of a recording is an object"),
             (start + "\n" + #"{"sequence":1,"state":{"count":1e400}}"#, 2, "too large"),
             (start + "\n" + #"{"sequence":1,"state":{"id":9007199254740993}}"#, 2, "beyond 2^53"),
+            (
+                start + "\n" + #"{"sequence":1,"state":{"a":9007199254740993.0}}"#, 2,
+                "would be shown as 9007199254740992"
+            ),
+            (start + "\n" + #"{"sequence":1,"state":{"a":1.0000000000000001}}"#, 2, "would be shown as 1.0"),
+            (start + "\n" + #"{"sequence":1,"state":{"a":1e-400}}"#, 2, "would be shown as 0"),
+            (start + "\n" + #"{"sequence":1,"state":{"a":0.1000000000000000055511151231257827}}"#, 2, "shown as 0.1"),
             (start + "\n" + #"{"format":2,"sequence":1,"state":{}}"#, 2, "format version 2"),
             (start + "\n" + #"{"format":"1","sequence":1,"state":{}}"#, 2, "format version is a string"),
             (start + "\n" + #"{"sequence":1,"sequence":2,"state":{}}"#, 2, "the key \"sequence\" twice"),
@@ -119,6 +126,17 @@ struct SessionReadingTests {
         let error = readingError(text)
         #expect(error?.line == line, "\(String(describing: error))")
         #expect(error?.description.contains(why) == true, "\(String(describing: error))")
+    }
+
+    @Test("numbers a browser shows as written are kept as written")
+    func exactNumbers() throws {
+        for literal in [
+            "-0", "0", "0.5e-3", "1E+2", "1796466575.2067847", "-12.25", "9007199254740992", "1e300", "5e-324",
+        ] {
+            let session = try read(
+                start + "\n" + #"{"input":{"type":"A","value":{}},"sequence":1,"state":{"a":"# + literal + "}}")
+            #expect(session.steps.first?.state == .object([.init(key: "a", value: .number(literal))]), "\(literal)")
+        }
     }
 
     @Test("nesting deeper than 100 levels is refused with its line and column; 100 reads")

@@ -238,7 +238,7 @@ package enum DeltaDriver: FlavourDriver {
 
 extension DeltaScenarios {
     /// The session's actions, for an action log's export.
-    static let sessionInputs = InputCoding<any ActionType<Session>>(
+    package static let sessionInputs = InputCoding<any ActionType<Session>>(
         StartLoading.self, ReportProgress.self, FinishLoading.self, CancelLoading.self, LogOut.self)
 }
 

@@ -325,7 +325,7 @@ struct TimelineMiddleware<StateType: State>: Middleware {
 
 extension DucksScenarios {
     /// The session's actions, for an action log's export.
-    static let sessionInputs = InputCoding<any Action>(LogInAction.self, LogOutAction.self, LoadAction.self)
+    package static let sessionInputs = InputCoding<any Action>(LogInAction.self, LogOutAction.self, LoadAction.self)
 }
 
 /// A Ducks store of names, as the shared action-log suites drive it.

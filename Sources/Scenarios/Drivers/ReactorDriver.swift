@@ -243,7 +243,7 @@ extension ReactorScenarios.Session {
 
 extension ReactorScenarios {
     /// The session's events, for an action log's export.
-    static let sessionInputs = InputCoding<any Event>(
+    package static let sessionInputs = InputCoding<any Event>(
         LogIn.self, Progress.self, Loaded.self, Cancel.self, LogOut.self)
 }
 

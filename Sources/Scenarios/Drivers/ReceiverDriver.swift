@@ -8,7 +8,7 @@ import StateInspector
 /// broadcasts.
 package enum ReceiverScenarios {
     /// What changes the session: the user's inputs and the effect's reports.
-    enum SessionStep: Sendable, Equatable, Codable {
+    package enum SessionStep: Sendable, Equatable, Codable {
         case input(SessionInput)
         case progress(Int)
         case loaded

@@ -155,6 +155,66 @@ struct GoldenSessionTests {
         #expect(try String(contentsOf: file, encoding: .utf8) == damaged)
     }
 
+    @Test("eight logs of one file recorded afresh at once, from eight threads: every log's new lines kept")
+    func recordAtOnce() async throws {
+        let folder = try copyOfSessions()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appending(path: "shared.jsonl")
+        let logs = (0..<8).map { "L\($0)" }
+        var text = ""
+        for name in logs {
+            let store = TodoSample.store()
+            let log = ActionLog<any Action, TodoState>(capacity: 10)
+            store.attach(log)
+            store.dispatch(AddTodo(title: "Milk"))
+            store.dispatch(RenameTodo(index: 0, title: name))
+            text += try log.exportJSONLines(inputs: TodoSample.inputs, name: name)
+        }
+        try Data(text.utf8).write(to: file)
+        let outcomes = await withTaskGroup(of: GoldenSession.Outcome.self) { group in
+            for name in logs {
+                group.addTask {
+                    GoldenSession.check(
+                        file, inputs: TodoSample.inputs, named: name, record: true, snapshot: { $0 }, restore: nil
+                    ) { TodoSample.store(ignoringRenames: true) }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.allSatisfy { if case .rewritten = $0 { true } else { false } }, "\(outcomes)")
+        for name in logs {
+            let outcome = GoldenSession.check(
+                file, inputs: TodoSample.inputs, named: name, record: false, snapshot: { $0 }, restore: nil
+            ) { TodoSample.store(ignoringRenames: true) }
+            #expect(outcome == .matched(steps: 2), "\(name): \(outcome)")
+        }
+    }
+
+    @Test("a symbolic link is recorded through; CRLF line ends are kept; a blank line of spaces is blank")
+    func fileKinds() throws {
+        let folder = try copyOfSessions()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let target = folder.appending(path: "rename.jsonl")
+        let crlf = try String(contentsOf: target, encoding: .utf8).replacingOccurrences(of: "\n", with: "\r\n")
+        try Data(("   \r\n" + crlf).utf8).write(to: target)
+        let link = folder.appending(path: "link.jsonl")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        guard case .rewritten = check(link, record: true, ignoringRenames: true) else {
+            Issue.record("the session behind the link was not recorded afresh")
+            return
+        }
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        let rewritten = try String(contentsOf: target, encoding: .utf8)
+        #expect(rewritten.components(separatedBy: "\r\n").count == 6, "\(rewritten)")
+        #expect(!rewritten.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+        #expect(check(target, ignoringRenames: true) == .matched(steps: 4))
+        guard case .unreadable(let why) = check(folder, ignoringRenames: true) else {
+            Issue.record("a folder was read as a session")
+            return
+        }
+        #expect(why.contains("is a folder, not a session"))
+    }
+
     @Test("a session that is not there fails, saying how to make one")
     func missing() {
         let outcome = check(sessions.appending(path: "nothing.jsonl"), record: true, ignoringRenames: false)
