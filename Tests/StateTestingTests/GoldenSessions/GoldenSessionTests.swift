@@ -109,7 +109,7 @@ struct GoldenSessionTests {
 
     /// Ways a session file is damaged, and the line its error names.
     enum Damage: String, CaseIterable, Sendable {
-        case cutLine, newerFormat, unknownInput, deepNesting, hugeNumber
+        case cutLine, newerFormat, unknownInput, deepNesting, hugeNumber, wrongType
 
         func apply(to text: String) -> String {
             switch self {
@@ -122,6 +122,7 @@ struct GoldenSessionTests {
                     with: #""filter":"# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600))
             case .hugeNumber:
                 text.replacingOccurrences(of: #""index":1"#, with: #""index":123456789012345678901234567890"#)
+            case .wrongType: text.replacingOccurrences(of: #""sequence":3"#, with: #""sequence":"3""#)
             }
         }
 
@@ -132,6 +133,7 @@ struct GoldenSessionTests {
             case .unknownInput: "FlipTodo is not in the InputCoding"
             case .deepNesting: "line 1"
             case .hugeNumber: "line 4"
+            case .wrongType: "line 4"
             }
         }
     }
@@ -213,6 +215,35 @@ struct GoldenSessionTests {
             return
         }
         #expect(why.contains("is a folder, not a session"))
+    }
+
+    @Test("a member the state no longer has, left in a recording, fails the session; recording afresh drops it")
+    func staleMember() throws {
+        let folder = try copyOfSessions()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appending(path: "rename.jsonl")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        let stale = lines.enumerated().map { index, line in
+            index == 2
+                ? line.replacingOccurrences(of: #""filter":"all""#, with: #""filter":"all","sort":"title""#) : line
+        }
+        try Data((stale.joined(separator: "\n") + "\n").utf8).write(to: file)
+        #expect(
+            check(file, ignoringRenames: false)
+                == .differs(
+                    ReplayMismatch(
+                        sequence: 2, input: nil,
+                        differences: [
+                            "the recorded state holds what the state no longer writes:",
+                            "sort: recorded, but not a member of the state",
+                        ])))
+        guard case .rewritten = check(file, record: true, ignoringRenames: false) else {
+            Issue.record("not recorded afresh")
+            return
+        }
+        #expect(try !String(contentsOf: file, encoding: .utf8).contains("sort"))
+        #expect(check(file, ignoringRenames: false) == .matched(steps: 4))
     }
 
     @Test("a session that is not there fails, saying how to make one")
