@@ -176,6 +176,48 @@ extension ActionLog where State: Encodable {
         return lines.map { $0 + "\n" }.joined()
     }
 
+    /// A window of inputs as a recording of one segment, in the format of
+    /// ``exportJSONLines(inputs:name:)``, without times or threads (a
+    /// flight recorder keeps neither).
+    package static func exportWindow(
+        start: State, startSequence: Int, steps: [(input: Input, state: State)], inputs: InputCoding<Input>,
+        name: String?, redacting: [String]
+    ) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        func text(_ line: RecordedLine<State>) throws -> String {
+            let data: Data
+            do {
+                data = try encoder.encode(line)
+            } catch {
+                throw ActionLogCodingError(description: "could not encode: \(error)")
+            }
+            return redacting.isEmpty ? String(decoding: data, as: UTF8.self) : try Redaction.apply(redacting, to: data)
+        }
+        var lines = [
+            try text(
+                RecordedLine(
+                    format: recordingFormat, log: name, segment: 1, sequence: startSequence, time: nil, thread: nil,
+                    input: nil, state: start))
+        ]
+        for (offset, step) in steps.enumerated() {
+            let inputType = Swift.type(of: step.input as Any)
+            guard let type = inputs.types.names[ObjectIdentifier(inputType)],
+                let value = step.input as? any Encodable
+            else {
+                throw ActionLogCodingError(
+                    description: "entry \(startSequence + offset + 1): the input type \(TypeName.qualified(inputType)) "
+                        + "is not in the InputCoding")
+            }
+            lines.append(
+                try text(
+                    RecordedLine(
+                        format: recordingFormat, log: name, segment: nil, sequence: startSequence + offset + 1,
+                        time: nil, thread: nil, input: TypedInput(type: type, value: value), state: step.state)))
+        }
+        return lines.map { $0 + "\n" }.joined()
+    }
+
     private func line(_ entry: Entry, _ inputs: InputCoding<Input>, _ name: String?, _ encoder: JSONEncoder)
         throws -> String
     {

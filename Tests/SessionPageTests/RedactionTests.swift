@@ -79,4 +79,22 @@ struct RedactionTests {
         let recording = try ActionRecording<any Action, Account>(jsonLines: text, inputs: InputCoding(SignIn.self))
         try Store(reducer: AccountReducer(), state: Account(), middlewares: []).replay(recording)
     }
+
+    @Test("a flight recorder's dump opens as a page, without its redacted paths")
+    func flightRecorderDump() throws {
+        let store = Store(reducer: AccountReducer(), state: Account(), middlewares: [])
+        let recorder = FlightRecorder<any Action, Account>(capacity: 2, redacting: ["token", "input.password"])
+        store.attach(recorder)
+        store.dispatch(SignIn(user: "ann", password: "hunter2"))
+        store.dispatch(AddCard(card: Card(holder: "Ann", number: "1")))
+        store.dispatch(AddCard(card: Card(holder: "Bo", number: "2")))
+        let dump = try recorder.dump(inputs: InputCoding(SignIn.self, AddCard.self), name: "account")
+        let session = try Session(jsonLines: Array(dump.utf8))
+        #expect(session.steps.count == 2)
+        #expect(session.lanes.map(\.name) == ["account"])
+        #expect(session.steps.map(\.sequence) == [2, 3])
+        let page = SessionPage.html(for: session, title: "crash")
+        #expect(!page.contains("HUNTER2") && !page.contains("hunter2"))
+        #expect(page.contains(#""holder":"Bo""#))
+    }
 }

@@ -1,0 +1,218 @@
+import StateCore
+
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
+/// The last inputs a store applied, each with the state after it, kept in a
+/// bounded ring cheap enough to leave attached in production: the trail of
+/// actions to attach to a bug report.
+///
+/// ```swift
+/// let recorder = FlightRecorder<any Action, AppState>(capacity: 200)
+/// store.attach(recorder)
+/// // … later, when something went wrong:
+/// let trail = try recorder.dump(inputs: AppInputs.coding)   // JSON Lines
+/// ```
+///
+/// Per input the ring keeps the input and the state after it (for a
+/// copy-on-write state, a reference to its storage, not a copy), and the
+/// state at the start of its window, so that the window replays. It takes
+/// no time stamp, names no thread and computes no change: everything else
+/// happens when it is dumped. A dump is a recording
+/// (``ActionLog/exportJSONLines(inputs:name:)``'s format, one segment), so
+/// it opens in `state-inspect html`, replays into a fresh store with
+/// `replay(_:)`, and can be committed as a golden session.
+///
+/// A store has one recorder at a time: attaching a flight recorder detaches
+/// an action log, and attaching a log detaches the flight recorder. The
+/// recorder is safe to dump from any thread while its store runs.
+public final class FlightRecorder<Input, State>: @unchecked Sendable {
+    // Safe to share: every mutable field is behind `lock`.
+
+    /// How many inputs the ring keeps.
+    public let capacity: Int
+
+    /// The paths every dump leaves out (see
+    /// ``ActionLog/init(capacity:redacting:)``).
+    public let redactedPaths: [String]
+
+    private let lock = Lock()
+    /// The ring: the inputs and states, oldest at `oldest` once full.
+    private var inputs: [Input] = []
+    private var states: [State] = []
+    private var oldest = 0
+    /// The state before the oldest input kept.
+    private var windowStart: State?
+    /// How many inputs were recorded since attaching (the last one's
+    /// sequence number).
+    private var recorded = 0
+
+    /// Creates an empty recorder, not attached.
+    ///
+    /// - Parameters:
+    ///   - capacity: How many of the latest inputs to keep; at least 1.
+    ///   - redacting: Paths of the state (and, after `input.`, of the
+    ///     inputs) that no dump holds, as for an action log.
+    public init(capacity: Int, redacting: [String] = []) {
+        precondition(capacity > 0, "A FlightRecorder keeps at least one input; the capacity given was \(capacity).")
+        self.capacity = capacity
+        redactedPaths = redacting
+        inputs.reserveCapacity(capacity)
+        states.reserveCapacity(capacity)
+    }
+
+    /// How many inputs the ring holds now (at most ``capacity``).
+    public var count: Int { lock.withLock { inputs.count } }
+
+    /// Starts a new window at `state`: what attaching does.
+    func start(from state: State?) {
+        lock.withLock {
+            inputs.removeAll(keepingCapacity: true)
+            states.removeAll(keepingCapacity: true)
+            oldest = 0
+            windowStart = state
+            recorded = 0
+        }
+    }
+
+    /// Keeps `input` and the state after it, dropping the oldest when full;
+    /// runs in the store's order.
+    func record(_ input: Input, _ state: State) {
+        lock.lock()
+        recorded &+= 1
+        if inputs.count < capacity {
+            inputs.append(input)
+            states.append(state)
+        } else {
+            // The oldest's state is where the window now starts.
+            windowStart = states[oldest]
+            inputs[oldest] = input
+            states[oldest] = state
+            oldest = oldest + 1 == capacity ? 0 : oldest + 1
+        }
+        lock.unlock()
+    }
+
+    /// The window: the state it starts from, the sequence number before its
+    /// first input, and its inputs with the states after them, oldest
+    /// first.
+    public var window: (start: State?, startSequence: Int, steps: [(input: Input, state: State)]) {
+        lock.withLock {
+            let order = Array(oldest..<inputs.count) + Array(0..<oldest)
+            return (windowStart, recorded - inputs.count, order.map { (inputs[$0], states[$0]) })
+        }
+    }
+
+    /// The window as a recording: JSON Lines in the action log's format,
+    /// one segment starting from the state before the oldest input kept.
+    ///
+    /// - Parameters:
+    ///   - inputs: The input types the store takes.
+    ///   - name: A name written on every line (see
+    ///     ``ActionLog/exportJSONLines(inputs:name:)``).
+    /// - Returns: The lines, each ending with a newline.
+    /// - Throws: ``ActionLogCodingError`` when the recorder was never
+    ///   attached (a receiver's, which has no state of its own, starts from
+    ///   its first wave), an input's type is not in `inputs`, or a value
+    ///   cannot be encoded.
+    public func dump(inputs: InputCoding<Input>, name: String? = nil) throws -> String where State: Encodable {
+        let window = window
+        var steps = window.steps[...]
+        var start = window.start
+        var startSequence = window.startSequence
+        if start == nil, let first = steps.first {
+            // A receiver keeps no state: its window starts at its first wave.
+            start = first.state
+            startSequence += 1
+            steps = steps.dropFirst()
+        }
+        guard let start else {
+            throw ActionLogCodingError(description: "the flight recorder has never been attached: it has no state")
+        }
+        return try ActionLog<Input, State>.exportWindow(
+            start: start, startSequence: startSequence, steps: Array(steps), inputs: inputs, name: name,
+            redacting: redactedPaths)
+    }
+}
+
+extension Recordable {
+    /// Attaches `recorder`: from now on it keeps the last inputs the store
+    /// applies, each with the state after it, starting its window at the
+    /// store's state now.
+    ///
+    /// A store has one recorder at a time: an action log attached to it is
+    /// detached. Attached from inside the store's work, the recorder starts
+    /// after the current input.
+    ///
+    /// - Parameter recorder: The recorder; attached to one store at a time.
+    /// - Returns: A disposable that detaches the recorder (its window stays,
+    ///   to dump).
+    @discardableResult
+    public func attach(_ recorder: FlightRecorder<RecordedInput, RecordedState>) -> Disposable {
+        recordingSeam.attach(recorder, snapshot: { $0 })
+    }
+
+    /// Attaches `recorder`, keeping what `snapshot` reads of the state after
+    /// each input (a Delta store's plain snapshot of its properties).
+    ///
+    /// - Parameters:
+    ///   - recorder: The recorder; attached to one store at a time.
+    ///   - snapshot: Reads the state as a plain value.
+    /// - Returns: A disposable that detaches the recorder.
+    @discardableResult
+    public func attach<Snapshot>(
+        _ recorder: FlightRecorder<RecordedInput, Snapshot>, snapshot: @escaping (RecordedState) -> Snapshot
+    ) -> Disposable {
+        recordingSeam.attach(recorder, snapshot: snapshot)
+    }
+}
+
+extension StateHolding where HeldState: Recordable {
+    /// Attaches `recorder` to the store this value holds as its state: see
+    /// ``Recordable/attach(_:snapshot:)-(FlightRecorder<RecordedInput,Snapshot>,_)``.
+    ///
+    /// - Parameters:
+    ///   - recorder: The recorder; attached to one store at a time.
+    ///   - snapshot: Reads the state as a plain value.
+    /// - Returns: A disposable that detaches the recorder.
+    @discardableResult
+    public func attach<Snapshot>(
+        _ recorder: FlightRecorder<HeldState.RecordedInput, Snapshot>,
+        snapshot: @escaping (HeldState.RecordedState) -> Snapshot
+    ) -> Disposable {
+        heldState.attach(recorder, snapshot: snapshot)
+    }
+}
+
+extension RecordingSeam {
+    /// Puts `recorder` in the store, in the store's order.
+    func attach<Snapshot>(_ recorder: FlightRecorder<Input, Snapshot>, snapshot: @escaping (State) -> Snapshot)
+        -> Disposable
+    {
+        let installed = InputRecorder<Input, State>(
+            log: recorder,
+            admits: { _ in true },
+            record: { input, value in recorder.record(input, snapshot(value)) },
+            disconnect: {}
+        )
+        let exchange = exchange
+        let stateInOrder = stateInOrder
+        inOrder {
+            recorder.start(from: stateInOrder().map(snapshot))
+            // Nil: the store is gone. A log it held is told it is detached.
+            guard let replaced = exchange(installed) else { return }
+            replaced?.disconnect()
+        }
+        let inOrder = inOrder
+        return Disposables.create { [weak installed] in
+            inOrder {
+                // Only this attachment's: another may have replaced it.
+                guard let current = exchange(nil) else { return }
+                if let current, current !== installed { _ = exchange(current) }
+            }
+        }
+    }
+}
