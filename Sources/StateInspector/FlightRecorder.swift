@@ -30,7 +30,8 @@ import StateCore
 /// an action log, and attaching a log detaches the flight recorder. The
 /// recorder is safe to dump from any thread while its store runs.
 public final class FlightRecorder<Input, State>: @unchecked Sendable {
-    // Safe to share: every mutable field is behind `lock`.
+    // Safe to share: every mutable field, and the buffers, are touched only
+    // behind `lock` (or in deinit).
 
     /// How many inputs the ring keeps.
     public let capacity: Int
@@ -40,12 +41,21 @@ public final class FlightRecorder<Input, State>: @unchecked Sendable {
     public let redactedPaths: [String]
 
     private let lock = Lock()
-    /// The ring: the inputs and states, oldest at `oldest` once full.
-    private var inputs: [Input] = []
-    private var states: [State] = []
+    // The ring, in buffers allocated once: in the recorder's unspecialised
+    // generic code, every use of an `Array<Input>` looks up that array's
+    // metadata (thousands of instructions per input in state-bench S3,
+    // callgrind); a pointer to `Input` needs only `Input`'s own.
+    /// The inputs; the first `kept` are initialised, the oldest at `oldest`
+    /// once `kept` is `capacity`.
+    private let inputs: UnsafeMutablePointer<Input>
+    /// The state after each input, at the same index.
+    private let states: UnsafeMutablePointer<State>
+    /// The state before the oldest input kept, initialised when
+    /// `hasWindowStart`.
+    private let windowStartValue: UnsafeMutablePointer<State>
+    private var hasWindowStart = false
+    private var kept = 0
     private var oldest = 0
-    /// The state before the oldest input kept.
-    private var windowStart: State?
     /// How many inputs were recorded since attaching (the last one's
     /// sequence number).
     private var recorded = 0
@@ -60,21 +70,40 @@ public final class FlightRecorder<Input, State>: @unchecked Sendable {
         precondition(capacity > 0, "A FlightRecorder keeps at least one input; the capacity given was \(capacity).")
         self.capacity = capacity
         redactedPaths = redacting
-        inputs.reserveCapacity(capacity)
-        states.reserveCapacity(capacity)
+        inputs = .allocate(capacity: capacity)
+        states = .allocate(capacity: capacity)
+        windowStartValue = .allocate(capacity: 1)
+    }
+
+    deinit {
+        clear()
+        inputs.deallocate()
+        states.deallocate()
+        windowStartValue.deallocate()
+    }
+
+    /// Empties the ring and its start; under the lock (or in deinit).
+    private func clear() {
+        inputs.deinitialize(count: kept)
+        states.deinitialize(count: kept)
+        if hasWindowStart { windowStartValue.deinitialize(count: 1) }
+        hasWindowStart = false
+        kept = 0
+        oldest = 0
+        recorded = 0
     }
 
     /// How many inputs the ring holds now (at most ``capacity``).
-    public var count: Int { lock.withLock { inputs.count } }
+    public var count: Int { lock.withLock { kept } }
 
     /// Starts a new window at `state`: what attaching does.
     func start(from state: State?) {
         lock.withLock {
-            inputs.removeAll(keepingCapacity: true)
-            states.removeAll(keepingCapacity: true)
-            oldest = 0
-            windowStart = state
-            recorded = 0
+            clear()
+            if let state {
+                windowStartValue.initialize(to: state)
+                hasWindowStart = true
+            }
         }
     }
 
@@ -83,15 +112,21 @@ public final class FlightRecorder<Input, State>: @unchecked Sendable {
     func record(_ input: Input, _ state: State) {
         lock.lock()
         recorded &+= 1
-        if inputs.count < capacity {
-            inputs.append(input)
-            states.append(state)
+        if kept < capacity {
+            (inputs + kept).initialize(to: input)
+            (states + kept).initialize(to: state)
+            kept &+= 1
         } else {
             // The oldest's state is where the window now starts.
-            windowStart = states[oldest]
-            inputs[oldest] = input
-            states[oldest] = state
-            oldest = oldest + 1 == capacity ? 0 : oldest + 1
+            if hasWindowStart {
+                windowStartValue.pointee = (states + oldest).move()
+            } else {
+                windowStartValue.initialize(to: (states + oldest).move())
+                hasWindowStart = true
+            }
+            (states + oldest).initialize(to: state)
+            (inputs + oldest).pointee = input
+            oldest = oldest &+ 1 == capacity ? 0 : oldest &+ 1
         }
         lock.unlock()
     }
@@ -101,8 +136,11 @@ public final class FlightRecorder<Input, State>: @unchecked Sendable {
     /// first.
     public var window: (start: State?, startSequence: Int, steps: [(input: Input, state: State)]) {
         lock.withLock {
-            let order = Array(oldest..<inputs.count) + Array(0..<oldest)
-            return (windowStart, recorded - inputs.count, order.map { (inputs[$0], states[$0]) })
+            let order = Array(oldest..<kept) + Array(0..<oldest)
+            return (
+                hasWindowStart ? windowStartValue.pointee : nil, recorded - kept,
+                order.map { (inputs[$0], states[$0]) }
+            )
         }
     }
 
@@ -152,7 +190,8 @@ extension Recordable {
     ///   to dump).
     @discardableResult
     public func attach(_ recorder: FlightRecorder<RecordedInput, RecordedState>) -> Disposable {
-        recordingSeam.attach(recorder, snapshot: { $0 })
+        // Straight to the recorder: no snapshot closure per input.
+        recordingSeam.attach(recorder, record: { input, value in recorder.record(input, value) }, snapshot: { $0 })
     }
 
     /// Attaches `recorder`, keeping what `snapshot` reads of the state after
@@ -166,7 +205,8 @@ extension Recordable {
     public func attach<Snapshot>(
         _ recorder: FlightRecorder<RecordedInput, Snapshot>, snapshot: @escaping (RecordedState) -> Snapshot
     ) -> Disposable {
-        recordingSeam.attach(recorder, snapshot: snapshot)
+        recordingSeam.attach(
+            recorder, record: { input, value in recorder.record(input, snapshot(value)) }, snapshot: snapshot)
     }
 }
 
@@ -189,13 +229,14 @@ extension StateHolding where HeldState: Recordable {
 
 extension RecordingSeam {
     /// Puts `recorder` in the store, in the store's order.
-    func attach<Snapshot>(_ recorder: FlightRecorder<Input, Snapshot>, snapshot: @escaping (State) -> Snapshot)
-        -> Disposable
-    {
+    func attach<Snapshot>(
+        _ recorder: FlightRecorder<Input, Snapshot>, record: @escaping (Input, State) -> Void,
+        snapshot: @escaping (State) -> Snapshot
+    ) -> Disposable {
         let installed = InputRecorder<Input, State>(
             log: recorder,
             admits: { _ in true },
-            record: { input, value in recorder.record(input, snapshot(value)) },
+            record: record,
             disconnect: {}
         )
         let exchange = exchange

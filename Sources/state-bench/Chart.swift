@@ -10,7 +10,7 @@ enum Chart {
     /// The flavours in the order the legend lists them, each with its
     /// shades: the first for its first case in a run, the next for the next
     /// (`ducks.relay`, `ducks.store`, …); `*.model` cases take the
-    /// second lightest, `*.log` cases the lightest.
+    /// and `*.ring` cases the second lightest, `*.log` cases the lightest.
     private static let families: [(name: String, shades: [String])] = [
         ("reactor", ["#c0392b", "#e74c3c", "#f1948a", "#f5b7b1"]),
         ("ducks", ["#1f618d", "#2e86c1", "#5dade2", "#aed6f1", "#d6eaf8"]),
@@ -36,8 +36,8 @@ enum Chart {
         }
         return families.flatMap { family -> [(flavour: String, colour: String)] in
             let members = names.filter { $0 == family.name || $0.hasPrefix(family.name + ".") }
-            let plain = members.filter { !$0.hasSuffix(".log") && !$0.hasSuffix(".model") }
-            let modelled = members.filter { $0.hasSuffix(".model") }
+            let plain = members.filter { !$0.hasSuffix(".log") && !$0.hasSuffix(".ring") && !$0.hasSuffix(".model") }
+            let modelled = members.filter { $0.hasSuffix(".model") || $0.hasSuffix(".ring") }
             let logged = members.filter { $0.hasSuffix(".log") }
             return plain.enumerated().map { index, name in
                 (name, family.shades[min(index, family.shades.count - 3)])
@@ -82,7 +82,7 @@ enum Chart {
             <rect width="100%" height="100%" fill="white"/>
             <text x="\(left)" y="20" font-size="15" font-weight="bold">state-bench: \
             time per unit as a multiple of the floor (log scale); ticks mark the targets; \
-            *.log: with an ActionLog attached; *.model: with an ObservedState attached</text>
+            *.log: with an ActionLog attached; *.ring: with a FlightRecorder; *.model: with an ObservedState</text>
             \(legend.joined(separator: "\n"))
             <text x="\(left)" y="\(48 + Double(legendRows - 1) * 18 + 10)">\(SVGText.escaped(floorNote))</text>
             \(body.joined(separator: "\n"))

@@ -138,10 +138,12 @@ let floorFlavours = ["baseline.serial", "baseline"]
 ///
 /// A bridged case (`delta→reactor`) is measured against the direct case of
 /// its origin (`delta`): what the bridge adds. A case with a model attached
-/// (`delta.model`) is measured against the same case without one (`delta`).
+/// (`delta.model`) or a flight recorder (`delta.ring`) is measured against
+/// the same case without one (`delta`).
 func guaranteeFloor(of flavour: String) -> String? {
     if let arrow = flavour.firstIndex(of: "→") { return String(flavour[..<arrow]) }
     if flavour.hasSuffix(".model") { return String(flavour.dropLast(".model".count)) }
+    if flavour.hasSuffix(".ring") { return String(flavour.dropLast(".ring".count)) }
     return switch flavour {
     case "reactor", "reactor.log": "baseline.weak.cast"
     case "ducks.store", "ducks", "ducks.log": "baseline.cast"

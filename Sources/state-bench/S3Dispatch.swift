@@ -132,7 +132,8 @@ enum S3 {
                 },
             ]
                 + (subscribers == 1
-                    ? logged(make, check, dispatches: dispatches) + modelled(make, check, dispatches: dispatches) : [])
+                    ? logged(make, check, dispatches: dispatches) + ringed(make, check, dispatches: dispatches)
+                        + modelled(make, check, dispatches: dispatches) : [])
         }
     }
 
@@ -187,6 +188,66 @@ enum S3 {
                 store.state.subscribe { tally.take($0.counter) }
                 let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }
                 return Sample(elapsed: elapsed, ok: check([tally], store.state.value.counter))
+            },
+        ]
+    }
+
+    /// The flavours with a `FlightRecorder` attached (S = 1): what leaving
+    /// one on in production costs, against the same case without it.
+    static func ringed(
+        _ make: (String, @escaping @Sendable () -> Sample) -> BenchCase,
+        _ check: @escaping @Sendable ([Tally], Int) -> Bool,
+        dispatches: Int
+    ) -> [BenchCase] {
+        [
+            make("reactor.ring") {
+                let core = Core(state: AppState())
+                let recorder = FlightRecorder<any ReactorStyle.Event, AppState>(capacity: logCapacity)
+                core.attach(recorder)
+                let subscriber = Subscriber()
+                core.add(subscriber: subscriber, notifyOn: ImmediateScheduler())
+                let elapsed = time { for _ in 0..<dispatches { core.fire(event: Increment()) } }
+                let ok =
+                    core.state.counter == dispatches && recorder.count == min(dispatches, logCapacity)
+                    && subscriber.tally.received(count: dispatches + 1, sum: triangle(dispatches + 1))
+                return Sample(elapsed: elapsed, ok: ok)
+            },
+            make("ducks.ring") {
+                let store = DucksStyle.Store(reducer: Reducer(), state: AppState())
+                let recorder = FlightRecorder<any DucksStyle.Action, AppState>(capacity: logCapacity)
+                store.attach(recorder)
+                let tally = Tally()
+                let subscription = store.newState.subscribe(onNext: { tally.take($0.counter) })
+                let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }
+                subscription.dispose()
+                let ok = check([tally], store.currentState.counter) && recorder.count == min(dispatches, logCapacity)
+                return Sample(elapsed: elapsed, ok: ok)
+            },
+            make("receiver.ring") {
+                let (transmitter, receiver) = Receiver<AppState>.make()
+                let recorder = FlightRecorder<AppState, AppState>(capacity: logCapacity)
+                receiver.attach(recorder)
+                let tally = Tally()
+                receiver.listen { tally.take($0.counter) }
+                var state = AppState()
+                let elapsed = time {
+                    for _ in 0..<dispatches {
+                        state.counter += 1
+                        transmitter.broadcast(state)
+                    }
+                }
+                let ok = check([tally], state.counter) && recorder.count == min(dispatches, logCapacity)
+                return Sample(elapsed: elapsed, ok: ok)
+            },
+            make("delta.ring") {
+                let store = Store(state: ObservableProperty(AppState()))
+                let recorder = FlightRecorder<any ActionType<AppState>, AppState>(capacity: logCapacity)
+                store.attach(recorder, snapshot: { $0 })
+                let tally = Tally()
+                store.state.subscribe { tally.take($0.counter) }
+                let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }
+                let ok = check([tally], store.state.value.counter) && recorder.count == min(dispatches, logCapacity)
+                return Sample(elapsed: elapsed, ok: ok)
             },
         ]
     }

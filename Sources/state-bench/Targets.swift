@@ -74,7 +74,11 @@ enum Targets {
     static func multiple(
         scenario: String, variant: String, flavour: String, floorNanoseconds: Double? = nil
     ) -> Double? {
-        if flavour.hasSuffix(".log") || flavour.hasSuffix(".model") || flavour.hasPrefix("baseline") { return nil }
+        if flavour.hasSuffix(".log") || flavour.hasSuffix(".ring") || flavour.hasSuffix(".model")
+            || flavour.hasPrefix("baseline")
+        {
+            return nil
+        }
         if flavour.contains("→") { return bridge }
         let family = flavour.split(separator: ".").first.map(String.init) ?? flavour
         let matching = table.filter { target in

@@ -58,7 +58,8 @@ struct FlightRecorderTests {
         }
         #expect(recorder.count == 64)
         #expect(recorder.window.startSequence == 4_000 - 64)
-        let recording = try ActionRecording<any Action, Cart>(jsonLines: try recorder.dump(inputs: coding), inputs: coding)
+        let recording = try ActionRecording<any Action, Cart>(
+            jsonLines: try recorder.dump(inputs: coding), inputs: coding)
         #expect(recording.steps.count == 64)
         let fresh = makeStore(recording.initialState)
         try fresh.replay(recording)
