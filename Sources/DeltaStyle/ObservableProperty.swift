@@ -149,7 +149,11 @@ extension ObservableProperty: ObservablePropertyType {
     /// Reduces, records in the attached log, stores and announces, or
     /// rejects the action while the log travels; runs in the property's
     /// delivery order.
-    @usableFromInline @inline(never)
+    ///
+    /// Specialised where the property is (unspecialised, it
+    /// looked up the recorder's generic metadata on every action:
+    /// `delta.ring`), never inlined into the plain path.
+    @inlinable @inline(never)
     func applyAndRecord<Action: ActionType>(_ action: Action) where Action.StateValueType == ValueType {
         guard let recorder else {
             source.publish(action.reduce(state: source.currentValueInDeliveryOrder()))

@@ -328,7 +328,9 @@ public final class Core<StateType: State> {
     /// Out of line and separate from ``apply(_:)`` (whose last four lines
     /// it repeats), so that the path with no log attached stays as small as
     /// it was: a shared helper was not inlined (state-bench S3, callgrind).
-    @usableFromInline @inline(never)
+    /// Specialised where the core is: unspecialised, it looked up the
+    /// recorder's generic metadata on every event (`reactor.ring`).
+    @inlinable @inline(never)
     func applyAndRecord(_ event: Event) {
         if let recorder {
             guard recorder.admits(event) else { return }

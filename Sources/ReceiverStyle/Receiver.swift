@@ -194,7 +194,11 @@ public final class Receiver<Wave> {
     }
 
     /// Records `wave` in the attached log; runs in the receiver's order.
-    @usableFromInline @inline(never)
+    ///
+    /// Specialised where the receiver is (unspecialised, it looked up the
+    /// recorder's generic metadata on every wave: `receiver.ring`), never
+    /// inlined into the plain path.
+    @inlinable @inline(never)
     func record(_ wave: Wave) {
         recorder?.record(wave, wave)
     }
