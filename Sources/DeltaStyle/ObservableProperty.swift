@@ -159,6 +159,12 @@ extension ObservableProperty: ObservablePropertyType {
             source.publish(action.reduce(state: source.currentValueInDeliveryOrder()))
             return
         }
+        if let ring = recorder.ring {
+            let value = action.reduce(state: source.currentValueInDeliveryOrder())
+            ring.record(action, value)
+            source.publish(value)
+            return
+        }
         guard recorder.admits(action) else { return }
         let value = action.reduce(state: source.currentValueInDeliveryOrder())
         recorder.record(action, value)

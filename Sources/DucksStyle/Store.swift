@@ -226,7 +226,10 @@ open class Store<State: StateType>: StoreType {
     @inlinable @inline(never)
     final func reduceRecordAndPublish(_ action: Action) {
         let state: State
-        if let recorder {
+        if let ring = recorder?.ring {
+            state = reduce(source.currentValueInDeliveryOrder(), action)
+            ring.record(action, state)
+        } else if let recorder {
             guard recorder.admits(action) else { return }
             state = reduce(source.currentValueInDeliveryOrder(), action)
             recorder.record(action, state)

@@ -332,7 +332,10 @@ public final class Core<StateType: State> {
     /// recorder's generic metadata on every event (`reactor.ring`).
     @inlinable @inline(never)
     func applyAndRecord(_ event: Event) {
-        if let recorder {
+        if let ring = recorder?.ring {
+            working.react(to: event)
+            ring.record(event, working)
+        } else if let recorder {
             guard recorder.admits(event) else { return }
             working.react(to: event)
             recorder.record(event, working)

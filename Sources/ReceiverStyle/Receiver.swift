@@ -200,7 +200,11 @@ public final class Receiver<Wave> {
     /// inlined into the plain path.
     @inlinable @inline(never)
     func record(_ wave: Wave) {
-        recorder?.record(wave, wave)
+        if let ring = recorder?.ring {
+            ring.record(wave, wave)
+        } else {
+            recorder?.record(wave, wave)
+        }
     }
 }
 

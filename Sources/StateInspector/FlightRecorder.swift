@@ -29,36 +29,17 @@ import StateCore
 /// A store has one recorder at a time: attaching a flight recorder detaches
 /// an action log, and attaching a log detaches the flight recorder. The
 /// recorder is safe to dump from any thread while its store runs.
-public final class FlightRecorder<Input, State>: @unchecked Sendable {
-    // Safe to share: every mutable field, and the buffers, are touched only
-    // behind `lock` (or in deinit).
-
+public final class FlightRecorder<Input, State>: Sendable {
     /// How many inputs the ring keeps.
-    public let capacity: Int
+    public var capacity: Int { ring.capacity }
 
     /// The paths every dump leaves out (see
     /// ``ActionLog/init(capacity:redacting:)``).
     public let redactedPaths: [String]
 
-    private let lock = Lock()
-    // The ring, in buffers allocated once: in the recorder's unspecialised
-    // generic code, every use of an `Array<Input>` looks up that array's
-    // metadata (thousands of instructions per input in state-bench S3,
-    // callgrind); a pointer to `Input` needs only `Input`'s own.
-    /// The inputs; the first `kept` are initialised, the oldest at `oldest`
-    /// once `kept` is `capacity`.
-    private let inputs: UnsafeMutablePointer<Input>
-    /// The state after each input, at the same index.
-    private let states: UnsafeMutablePointer<State>
-    /// The state before the oldest input kept, initialised when
-    /// `hasWindowStart`.
-    private let windowStartValue: UnsafeMutablePointer<State>
-    private var hasWindowStart = false
-    private var kept = 0
-    private var oldest = 0
-    /// How many inputs were recorded since attaching (the last one's
-    /// sequence number).
-    private var recorded = 0
+    /// The ring, which the store writes to directly (StateCore's, so that
+    /// the store's call is specialised for its types).
+    let ring: InputRing<Input, State>
 
     /// Creates an empty recorder, not attached.
     ///
@@ -68,80 +49,19 @@ public final class FlightRecorder<Input, State>: @unchecked Sendable {
     ///     inputs) that no dump holds, as for an action log.
     public init(capacity: Int, redacting: [String] = []) {
         precondition(capacity > 0, "A FlightRecorder keeps at least one input; the capacity given was \(capacity).")
-        self.capacity = capacity
+        ring = InputRing(capacity: capacity)
         redactedPaths = redacting
-        inputs = .allocate(capacity: capacity)
-        states = .allocate(capacity: capacity)
-        windowStartValue = .allocate(capacity: 1)
-    }
-
-    deinit {
-        clear()
-        inputs.deallocate()
-        states.deallocate()
-        windowStartValue.deallocate()
-    }
-
-    /// Empties the ring and its start; under the lock (or in deinit).
-    private func clear() {
-        inputs.deinitialize(count: kept)
-        states.deinitialize(count: kept)
-        if hasWindowStart { windowStartValue.deinitialize(count: 1) }
-        hasWindowStart = false
-        kept = 0
-        oldest = 0
-        recorded = 0
     }
 
     /// How many inputs the ring holds now (at most ``capacity``).
-    public var count: Int { lock.withLock { kept } }
-
-    /// Starts a new window at `state`: what attaching does.
-    func start(from state: State?) {
-        lock.withLock {
-            clear()
-            if let state {
-                windowStartValue.initialize(to: state)
-                hasWindowStart = true
-            }
-        }
-    }
-
-    /// Keeps `input` and the state after it, dropping the oldest when full;
-    /// runs in the store's order.
-    func record(_ input: Input, _ state: State) {
-        lock.lock()
-        recorded &+= 1
-        if kept < capacity {
-            (inputs + kept).initialize(to: input)
-            (states + kept).initialize(to: state)
-            kept &+= 1
-        } else {
-            // The oldest's state is where the window now starts.
-            if hasWindowStart {
-                windowStartValue.pointee = (states + oldest).move()
-            } else {
-                windowStartValue.initialize(to: (states + oldest).move())
-                hasWindowStart = true
-            }
-            (states + oldest).initialize(to: state)
-            (inputs + oldest).pointee = input
-            oldest = oldest &+ 1 == capacity ? 0 : oldest &+ 1
-        }
-        lock.unlock()
-    }
+    public var count: Int { ring.count }
 
     /// The window: the state it starts from, the sequence number before its
     /// first input, and its inputs with the states after them, oldest
     /// first.
     public var window: (start: State?, startSequence: Int, steps: [(input: Input, state: State)]) {
-        lock.withLock {
-            let order = Array(oldest..<kept) + Array(0..<oldest)
-            return (
-                hasWindowStart ? windowStartValue.pointee : nil, recorded - kept,
-                order.map { (inputs[$0], states[$0]) }
-            )
-        }
+        let window = ring.window
+        return (window.start, window.startSequence, window.steps.map { ($0.input, $0.value) })
     }
 
     /// The window as a recording: JSON Lines in the action log's format,
@@ -190,8 +110,8 @@ extension Recordable {
     ///   to dump).
     @discardableResult
     public func attach(_ recorder: FlightRecorder<RecordedInput, RecordedState>) -> Disposable {
-        // Straight to the recorder: no snapshot closure per input.
-        recordingSeam.attach(recorder, record: { input, value in recorder.record(input, value) }, snapshot: { $0 })
+        // The store writes to the ring itself, specialised: no closure per input.
+        recordingSeam.attach(recorder, installing: InputRecorder(log: recorder, ring: recorder.ring), snapshot: { $0 })
     }
 
     /// Attaches `recorder`, keeping what `snapshot` reads of the state after
@@ -205,14 +125,32 @@ extension Recordable {
     public func attach<Snapshot>(
         _ recorder: FlightRecorder<RecordedInput, Snapshot>, snapshot: @escaping (RecordedState) -> Snapshot
     ) -> Disposable {
-        recordingSeam.attach(
-            recorder, record: { input, value in recorder.record(input, snapshot(value)) }, snapshot: snapshot)
+        let ring = recorder.ring
+        return recordingSeam.attach(
+            recorder,
+            installing: InputRecorder(
+                log: recorder, admits: { _ in true }, record: { input, value in ring.record(input, snapshot(value)) },
+                disconnect: {}),
+            snapshot: snapshot)
     }
 }
 
 extension StateHolding where HeldState: Recordable {
+    /// Attaches `recorder` to the store this value holds as its state,
+    /// keeping its state values as they are (a Delta store whose state is a
+    /// plain value), as a store's `attach(_:)` does.
+    ///
+    /// - Parameter recorder: The recorder; attached to one store at a time.
+    /// - Returns: A disposable that detaches the recorder.
+    @discardableResult
+    public func attach(
+        _ recorder: FlightRecorder<HeldState.RecordedInput, HeldState.RecordedState>
+    ) -> Disposable {
+        heldState.attach(recorder)
+    }
+
     /// Attaches `recorder` to the store this value holds as its state: see
-    /// ``Recordable/attach(_:snapshot:)-(FlightRecorder<RecordedInput,Snapshot>,_)``.
+    /// a store's `attach(_:snapshot:)` for a flight recorder.
     ///
     /// - Parameters:
     ///   - recorder: The recorder; attached to one store at a time.
@@ -230,19 +168,13 @@ extension StateHolding where HeldState: Recordable {
 extension RecordingSeam {
     /// Puts `recorder` in the store, in the store's order.
     func attach<Snapshot>(
-        _ recorder: FlightRecorder<Input, Snapshot>, record: @escaping (Input, State) -> Void,
+        _ recorder: FlightRecorder<Input, Snapshot>, installing installed: InputRecorder<Input, State>,
         snapshot: @escaping (State) -> Snapshot
     ) -> Disposable {
-        let installed = InputRecorder<Input, State>(
-            log: recorder,
-            admits: { _ in true },
-            record: record,
-            disconnect: {}
-        )
         let exchange = exchange
         let stateInOrder = stateInOrder
         inOrder {
-            recorder.start(from: stateInOrder().map(snapshot))
+            recorder.ring.restart(from: stateInOrder().map(snapshot))
             // Nil: the store is gone. A log it held is told it is detached.
             guard let replaced = exchange(installed) else { return }
             replaced?.disconnect()

@@ -242,7 +242,7 @@ enum S3 {
             make("delta.ring") {
                 let store = Store(state: ObservableProperty(AppState()))
                 let recorder = FlightRecorder<any ActionType<AppState>, AppState>(capacity: logCapacity)
-                store.attach(recorder, snapshot: { $0 })
+                store.attach(recorder)
                 let tally = Tally()
                 store.state.subscribe { tally.take($0.counter) }
                 let elapsed = time { for _ in 0..<dispatches { store.dispatch(Increment()) } }

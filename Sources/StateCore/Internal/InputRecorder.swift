@@ -16,6 +16,10 @@ package final class InputRecorder<Input, Value> {
     @usableFromInline package let record: (Input, Value) -> Void
     /// Tells the log it is no longer attached.
     package let disconnect: () -> Void
+    /// A flight recorder's ring, which admits every input: the store
+    /// records into it directly, specialised, instead of calling `admits`
+    /// and `record`.
+    @usableFromInline package let ring: InputRing<Input, Value>?
 
     package init(
         log: AnyObject,
@@ -27,6 +31,16 @@ package final class InputRecorder<Input, Value> {
         self.admits = admits
         self.record = record
         self.disconnect = disconnect
+        ring = nil
+    }
+
+    /// A recorder that keeps every input in `ring`.
+    package init(log: AnyObject, ring: InputRing<Input, Value>) {
+        self.log = log
+        admits = { _ in true }
+        record = { [ring] input, value in ring.record(input, value) }
+        disconnect = {}
+        self.ring = ring
     }
 }
 
