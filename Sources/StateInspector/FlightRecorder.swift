@@ -189,3 +189,54 @@ extension RecordingSeam {
         }
     }
 }
+
+#if canImport(Dispatch)
+    import Dispatch
+#endif
+
+extension FlightRecorder where State: Encodable {
+    /// Keeps the latest dump written at `path`, so that a crash leaves the
+    /// trail behind: every `interval`, if inputs were recorded since the
+    /// last write, the window is dumped and the file replaced whole.
+    ///
+    /// ```swift
+    /// let recorder = FlightRecorder<any Action, AppState>(capacity: 500)
+    /// store.attach(recorder)
+    /// let keeping = recorder.keepDump(at: crashFolder + "/last-session.jsonl", inputs: AppInputs.coding)
+    /// ```
+    ///
+    /// Nothing is encoded in a signal handler (that is not safe): the file
+    /// is written off the store's path, on a queue of its own, and a crash
+    /// leaves the last one written. So it is best effort: the inputs of the
+    /// last `interval` before a crash may be missing from it, and an input
+    /// whose type is not in `inputs` stops the writing (the file keeps the
+    /// dump before it). The store's path pays nothing; each write briefly
+    /// holds the ring while it copies the window.
+    ///
+    /// - Parameters:
+    ///   - path: The file to keep the dump in (replaced on each write).
+    ///   - inputs: The input types the store takes.
+    ///   - name: A name written on every line.
+    ///   - interval: How often to look for new inputs; 100 ms by default.
+    /// - Returns: A disposable that stops the writing (the file stays).
+    public func keepDump(
+        at path: String, inputs: InputCoding<Input>, name: String? = nil,
+        every interval: Duration = .milliseconds(100)
+    ) -> Disposable {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "FlightRecorder.keepDump"))
+        let written = LockedValue<Int?>(nil)
+        let milliseconds = Int(
+            interval.components.seconds * 1_000 + interval.components.attoseconds / 1_000_000_000_000_000)
+        timer.schedule(deadline: .now(), repeating: .milliseconds(max(milliseconds, 1)))
+        timer.setEventHandler { [weak self] in
+            guard let self else { return }
+            let recorded = self.ring.recordedCount
+            guard written.value != recorded, let text = try? self.dump(inputs: inputs, name: name) else { return }
+            let url = URL(fileURLWithPath: path)
+            guard (try? Data(text.utf8).write(to: url, options: .atomic)) != nil else { return }
+            written.modify { $0 = recorded }
+        }
+        timer.resume()
+        return Disposables.create { timer.cancel() }
+    }
+}

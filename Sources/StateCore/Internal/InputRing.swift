@@ -105,6 +105,14 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
         }
     }
 
+    /// How many inputs were recorded since the window started (more than
+    /// the ring holds once it is full).
+    package var recordedCount: Int {
+        take()
+        defer { give() }
+        return recorded
+    }
+
     /// How many inputs the ring holds.
     package var count: Int {
         take()
