@@ -22,18 +22,23 @@ final class DisposalRace: Sendable {
     /// Sends (through `send`, given an index) until stopped, for at most a
     /// second and 50,000 values.
     ///
-    /// It lets the other thread run now and then, so that the two meet
-    /// even when they share one core.
-    func sendUntilStopped(_ send: (Int) -> Void) {
+    /// Unless `running`, it lets the other thread run now and then, so that
+    /// the two meet even when they share one core. A sender that the other
+    /// thread stops (`running`) never yields and is not limited to 50,000
+    /// values: on a machine busy with other work a yield parks it for
+    /// milliseconds, and a stop that finds it parked there (most, then)
+    /// lands outside the source.
+    func sendUntilStopped(running: Bool = false, _ send: (Int) -> Void) {
         defer { finished.store(true, ordering: .releasing) }
         let deadline = ContinuousClock.now + .seconds(1)
+        let most = running ? Int.max : 50_000
         var index = 0
-        while index < stopAt.load(ordering: .relaxed) && index < 50_000 {
+        while index < stopAt.load(ordering: .relaxed) && index < most {
             send(index)
             index += 1
             sentCount.store(index, ordering: .relaxed)
             if index % 256 == 0 {
-                sched_yield()
+                if !running { sched_yield() }
                 if ContinuousClock.now > deadline { return }
             }
         }

@@ -65,6 +65,8 @@ public final class MeetingThreads: Sendable {
     private let firstProcessor: Int
     /// How many of this set's stops missed.
     private let missedStops = Atomic<Int>(0)
+    /// How many of this set's stops stopped their thread.
+    private let takenStops = Atomic<Int>(0)
     /// How many stops of one set may miss before it asks for no more.
     private static let allowedMissedStops = 4
     /// Each thread's identity while it runs its part (0 before and after).
@@ -154,8 +156,12 @@ public final class MeetingThreads: Sendable {
         let (result, stop) = Pauses.stopping(
             { identities[thread].value.load(ordering: .sequentiallyConsistent) }, while: body)
         if stop == .missed { missedStops.add(1, ordering: .relaxed) }
+        if stop == .stopped { takenStops.add(1, ordering: .relaxed) }
         return result
     }
+
+    /// How many times ``whileStopping(thread:_:)`` stopped its thread.
+    var stopsTaken: Int { takenStops.load(ordering: .relaxed) }
 
     /// Lets a thread stopped by ``whileStopping(thread:_:)`` go on now,
     /// before the stopping thread's work is done: from a handler, so that
