@@ -224,17 +224,19 @@ extension FlightRecorder where State: Encodable {
         every interval: Duration = .milliseconds(100)
     ) -> Disposable {
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "FlightRecorder.keepDump"))
-        let written = LockedValue<Int?>(nil)
+        let written = LockedValue<(restarts: Int, recorded: Int)?>(nil)
         let milliseconds = Int(
             interval.components.seconds * 1_000 + interval.components.attoseconds / 1_000_000_000_000_000)
         timer.schedule(deadline: .now(), repeating: .milliseconds(max(milliseconds, 1)))
         timer.setEventHandler { [weak self] in
             guard let self else { return }
-            let recorded = self.ring.recordedCount
-            guard written.value != recorded, let text = try? self.dump(inputs: inputs, name: name) else { return }
+            // Not the count alone: attached again, the ring counts from 0.
+            let version = self.ring.version
+            guard written.value.map({ $0 != version }) ?? true, let text = try? self.dump(inputs: inputs, name: name)
+            else { return }
             let url = URL(fileURLWithPath: path)
             guard (try? Data(text.utf8).write(to: url, options: .atomic)) != nil else { return }
-            written.modify { $0 = recorded }
+            written.modify { $0 = version }
         }
         timer.resume()
         return Disposables.create { timer.cancel() }

@@ -127,4 +127,61 @@ struct FlightRecorderTests {
         }
         #expect(error?.description.contains("never been attached") == true)
     }
+
+    @Test("dumped from inside an observer while two threads dispatch: every dump replays, nothing deadlocks (bounded)")
+    func dumpInsideCallback() throws {
+        let store = makeStore()
+        let recorder = FlightRecorder<any Action, Cart>(capacity: 16)
+        store.attach(recorder)
+        let coding = coding
+        let dumps = LockedValue<[String]>([])
+        let subscription = store.newState.subscribe(onNext: { _ in
+            if let text = try? recorder.dump(inputs: coding) { dumps.modify { $0.append(text) } }
+        })
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                for index in 0..<300 { store.dispatch(AddItem(name: "\(thread)-\(index)")) }
+            }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + .seconds(60)) == .success, "dispatching with dumps inside did not finish")
+        subscription.dispose()
+        let texts = dumps.value
+        #expect(texts.count >= 600)
+        for text in texts.suffix(20) {
+            let recording = try ActionRecording<any Action, Cart>(jsonLines: text, inputs: coding)
+            try makeStore(recording.initialState).replay(recording)
+        }
+    }
+
+    @Test("kept in a file: attached again, the recorder's new window is written, though it counts from 0 again")
+    func keepDumpAfterReattach() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "keep-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appending(path: "dump.jsonl").path
+        let store = makeStore()
+        let recorder = FlightRecorder<any Action, Cart>(capacity: 8)
+        let attachment = store.attach(recorder)
+        let keeping = recorder.keepDump(at: path, inputs: coding, every: .milliseconds(2))
+        defer { keeping.dispose() }
+        for name in ["a", "b"] { store.dispatch(AddItem(name: name)) }
+        #expect(waitUntil(path, contains: #""items":["a","b"]"#))
+        attachment.dispose()
+        store.attach(recorder)
+        for name in ["c", "d"] { store.dispatch(AddItem(name: name)) }
+        #expect(waitUntil(path, contains: #""items":["a","b","c","d"]"#), "the new window was never written")
+    }
+
+    /// Waits (at most 10 s, checking every 2 ms) until the file at `path`
+    /// holds `text`.
+    private func waitUntil(_ path: String, contains text: String) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let content = try? String(contentsOfFile: path, encoding: .utf8), content.contains(text) { return true }
+            _ = DispatchSemaphore(value: 0).wait(timeout: .now() + .milliseconds(2))
+        }
+        return false
+    }
 }

@@ -31,6 +31,8 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
     @usableFromInline @exclusivity(unchecked) var oldest = 0
     /// How many inputs were recorded since the window started.
     @usableFromInline @exclusivity(unchecked) var recorded = 0
+    /// How many times the window started afresh (never reset).
+    var restarts = 0
 
     /// Creates an empty ring of `capacity` (at least 1).
     package init(capacity: Int) {
@@ -99,18 +101,19 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
         take()
         defer { give() }
         empty()
+        restarts += 1
         if let value {
             start.initialize(to: value)
             hasStart = true
         }
     }
 
-    /// How many inputs were recorded since the window started (more than
-    /// the ring holds once it is full).
-    package var recordedCount: Int {
+    /// What changes whenever the ring does: how many times its window
+    /// started afresh, and how many inputs it recorded since.
+    package var version: (restarts: Int, recorded: Int) {
         take()
         defer { give() }
-        return recorded
+        return (restarts, recorded)
     }
 
     /// How many inputs the ring holds.
