@@ -64,11 +64,11 @@ public final class ObservableProperty<ValueType> {
     ///
     /// Only touched in the property's order. With none attached, a dispatch pays one load.
     @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<any ActionType<ValueType>, ValueType>?
-    /// Whether `recorder` is set.
+    /// Whether `recorder` is set, and its ring if it has one.
     ///
-    /// The hot path tests this flag, which costs no retain (state-bench
-    /// S3). Only touched in the same order.
-    @usableFromInline @exclusivity(unchecked) var isRecording = false
+    /// The hot path tests this plain value, which costs no retain
+    /// (state-bench S3). Only touched in the same order.
+    @usableFromInline @exclusivity(unchecked) var recording = RecordingSwitch<any ActionType<ValueType>, ValueType>()
 
     /// Creates a property holding `value`.
     ///
@@ -139,7 +139,7 @@ extension ObservableProperty: ObservablePropertyType {
     func applyInOrder<Action: ActionType>(_ action: Action) where Action.StateValueType == ValueType {
         // Only a nil test inline: the logged path stays out of the hot one
         // (state-bench S3).
-        guard !isRecording else {
+        guard !recording.isOn else {
             applyAndRecord(action)
             return
         }
@@ -155,14 +155,14 @@ extension ObservableProperty: ObservablePropertyType {
     /// `delta.ring`), never inlined into the plain path.
     @inlinable @inline(never)
     func applyAndRecord<Action: ActionType>(_ action: Action) where Action.StateValueType == ValueType {
-        guard let recorder else {
-            source.publish(action.reduce(state: source.currentValueInDeliveryOrder()))
+        if recording.hasRing {
+            let value = action.reduce(state: source.currentValueInDeliveryOrder())
+            recording.recordInRing(action, value)
+            source.publish(value)
             return
         }
-        if let ring = recorder.ring {
-            let value = action.reduce(state: source.currentValueInDeliveryOrder())
-            ring.record(action, value)
-            source.publish(value)
+        guard let recorder else {
+            source.publish(action.reduce(state: source.currentValueInDeliveryOrder()))
             return
         }
         guard recorder.admits(action) else { return }
@@ -193,7 +193,7 @@ extension ObservableProperty: Replayable {
             owner: self,
             source: source,
             recorder: \.recorder,
-            isRecording: \.isRecording,
+            recording: \.recording,
             stateInOrder: { $0.source.currentValue() },
             read: { $0.value },
             move: { property, value in property.source.publish(value) },

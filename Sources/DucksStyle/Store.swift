@@ -83,11 +83,11 @@ open class Store<State: StateType>: StoreType {
     ///
     /// Only touched in the store's order. With none attached, a dispatch pays one load.
     @usableFromInline @exclusivity(unchecked) final var recorder: InputRecorder<any Action, State>?
-    /// Whether `recorder` is set.
+    /// Whether `recorder` is set, and its ring if it has one.
     ///
-    /// The hot path tests this flag, which costs no retain (state-bench
-    /// S3). Only touched in the same order.
-    @usableFromInline @exclusivity(unchecked) final var isRecording = false
+    /// The hot path tests this plain value, which costs no retain
+    /// (state-bench S3). Only touched in the same order.
+    @usableFromInline @exclusivity(unchecked) final var recording = RecordingSwitch<any Action, State>()
 
     /// The state after every action reduced so far, including ignorable ones.
     ///
@@ -207,7 +207,7 @@ open class Store<State: StateType>: StoreType {
     final func reduceAndPublish(_ action: Action) {
         // Only a flag test inline: the logged path stays out of the hot one
         // (state-bench S3).
-        guard !isRecording else {
+        guard !recording.isOn else {
             reduceRecordAndPublish(action)
             return
         }
@@ -226,9 +226,9 @@ open class Store<State: StateType>: StoreType {
     @inlinable @inline(never)
     final func reduceRecordAndPublish(_ action: Action) {
         let state: State
-        if let ring = recorder?.ring {
+        if recording.hasRing {
             state = reduce(source.currentValueInDeliveryOrder(), action)
-            ring.record(action, state)
+            recording.recordInRing(action, state)
         } else if let recorder {
             guard recorder.admits(action) else { return }
             state = reduce(source.currentValueInDeliveryOrder(), action)
@@ -307,7 +307,7 @@ extension Store: Replayable {
             owner: self,
             source: source,
             recorder: \.recorder,
-            isRecording: \.isRecording,
+            recording: \.recording,
             stateInOrder: { $0.source.currentValueInDeliveryOrder() },
             read: { $0.currentState },
             move: { store, state in store.source.publish(state) },

@@ -73,11 +73,11 @@ public final class Core<StateType: State> {
     ///
     /// Only touched in the core's order. With none attached, an event pays one load.
     @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<any Event, StateType>?
-    /// Whether `recorder` is set.
+    /// Whether `recorder` is set, and its ring if it has one.
     ///
-    /// The hot path tests this flag, which costs no retain (state-bench
-    /// S3). Only touched in the same order.
-    @usableFromInline @exclusivity(unchecked) var isRecording = false
+    /// The hot path tests this plain value, which costs no retain
+    /// (state-bench S3). Only touched in the same order.
+    @usableFromInline @exclusivity(unchecked) var recording = RecordingSwitch<any Event, StateType>()
 
     /// The current state: the result of every event applied so far.
     ///
@@ -309,7 +309,7 @@ public final class Core<StateType: State> {
     func apply(_ event: Event) {
         // Only a nil test inline: the logged path stays out of the hot one
         // (state-bench S3).
-        guard !isRecording else {
+        guard !recording.isOn else {
             applyAndRecord(event)
             return
         }
@@ -332,9 +332,9 @@ public final class Core<StateType: State> {
     /// recorder's generic metadata on every event (`reactor.ring`).
     @inlinable @inline(never)
     func applyAndRecord(_ event: Event) {
-        if let ring = recorder?.ring {
+        if recording.hasRing {
             working.react(to: event)
-            ring.record(event, working)
+            recording.recordInRing(event, working)
         } else if let recorder {
             guard recorder.admits(event) else { return }
             working.react(to: event)
@@ -366,7 +366,7 @@ extension Core: Replayable {
             owner: self,
             source: source,
             recorder: \.recorder,
-            isRecording: \.isRecording,
+            recording: \.recording,
             stateInOrder: { $0.working },
             read: { $0.state },
             move: { core, state in

@@ -73,11 +73,11 @@ public final class Receiver<Wave> {
     ///
     /// Only touched in the receiver's order. With none attached, a wave pays one load.
     @usableFromInline @exclusivity(unchecked) var recorder: InputRecorder<Wave, Wave>?
-    /// Whether `recorder` is set.
+    /// Whether `recorder` is set, and its ring if it has one.
     ///
-    /// The hot path tests this flag, which costs no retain (state-bench
-    /// S3). Only touched in the same order.
-    @usableFromInline @exclusivity(unchecked) var isRecording = false
+    /// The hot path tests this plain value, which costs no retain
+    /// (state-bench S3). Only touched in the same order.
+    @usableFromInline @exclusivity(unchecked) var recording = RecordingSwitch<Wave, Wave>()
 
     @usableFromInline
     init(strategy: Strategy, labelled: Bool = true) {
@@ -189,7 +189,7 @@ public final class Receiver<Wave> {
     func broadcastInOrder(_ wave: Wave) {
         // Only a nil test inline: the logged path stays out of the hot one
         // (state-bench S1 and S3).
-        if isRecording { record(wave) }
+        if recording.isOn { record(wave) }
         source.publish(wave)
     }
 
@@ -200,11 +200,20 @@ public final class Receiver<Wave> {
     /// inlined into the plain path.
     @inlinable @inline(never)
     func record(_ wave: Wave) {
-        if let ring = recorder?.ring {
-            ring.record(wave, wave)
+        if recording.hasRing {
+            // A receiver's ring keeps each wave once: it is the input and
+            // the state after it.
+            recording.recordInRing(wave)
         } else {
-            recorder?.record(wave, wave)
+            recordInLog(wave)
         }
+    }
+
+    /// Records `wave` in the attached log's closure; apart, so that the
+    /// ring's branch saves only the registers it needs.
+    @inlinable @inline(never)
+    func recordInLog(_ wave: Wave) {
+        recorder?.record(wave, wave)
     }
 }
 
@@ -226,7 +235,8 @@ extension Receiver: Recordable {
             owner: self,
             source: source,
             recorder: \.recorder,
-            isRecording: \.isRecording,
+            recording: \.recording,
+            statesAreInputs: true,
             stateInOrder: { _ in nil },
             read: { _ in nil },
             move: nil,

@@ -83,26 +83,31 @@ public struct RecordingSeam<Input, State> {
     package let inOrder: (@escaping () -> Void) -> Void
     /// Whether the calling thread is inside the store's delivery order.
     package let isInDeliveryOrder: () -> Bool
+    /// Whether the store's inputs are its states (a receiver's waves): a
+    /// ring attached to it keeps each once.
+    package let statesAreInputs: Bool
 
     /// Creates the seam of `owner`, whose state is published through
     /// `source` and whose recorder lives at `recorder` (with its flag at
-    /// `isRecording`, both touched only in the source's order).
+    /// `recording`, both touched only in the source's order).
     package init<Owner: AnyObject, Memory: SourceMemory>(
         flavour: String,
         owner: Owner,
         source: StateSource<Memory>,
         recorder: ReferenceWritableKeyPath<Owner, InputRecorder<Input, State>?>,
-        isRecording: ReferenceWritableKeyPath<Owner, Bool>,
+        recording: ReferenceWritableKeyPath<Owner, RecordingSwitch<Input, State>>,
+        statesAreInputs: Bool = false,
         stateInOrder: @escaping (Owner) -> State?,
         read: @escaping (Owner) -> State?,
         move: ((Owner, State) -> Void)?,
         apply: ((Owner, Input) -> Void)?
     ) {
         self.flavour = flavour
+        self.statesAreInputs = statesAreInputs
         self.owner = owner
         exchange = { [weak owner] new in
             guard let owner else { return nil }
-            return .some(InputRecorder.exchange(new, in: owner, recorderAt: recorder, flagAt: isRecording))
+            return .some(InputRecorder.exchange(new, in: owner, recorderAt: recorder, switchAt: recording))
         }
         self.stateInOrder = { [weak owner] in owner.flatMap(stateInOrder) }
         self.read = { [weak owner] in owner.flatMap(read) }

@@ -111,7 +111,9 @@ extension Recordable {
     @discardableResult
     public func attach(_ recorder: FlightRecorder<RecordedInput, RecordedState>) -> Disposable {
         // The store writes to the ring itself, specialised: no closure per input.
-        recordingSeam.attach(recorder, installing: InputRecorder(log: recorder, ring: recorder.ring), snapshot: { $0 })
+        recordingSeam.attach(
+            recorder, installing: InputRecorder(log: recorder, ring: recorder.ring), snapshot: { $0 },
+            valuesAreInputs: recordingSeam.statesAreInputs)
     }
 
     /// Attaches `recorder`, keeping what `snapshot` reads of the state after
@@ -131,7 +133,7 @@ extension Recordable {
             installing: InputRecorder(
                 log: recorder, admits: { _ in true }, record: { input, value in ring.record(input, snapshot(value)) },
                 disconnect: {}),
-            snapshot: snapshot)
+            snapshot: snapshot, valuesAreInputs: false)
     }
 }
 
@@ -169,12 +171,12 @@ extension RecordingSeam {
     /// Puts `recorder` in the store, in the store's order.
     func attach<Snapshot>(
         _ recorder: FlightRecorder<Input, Snapshot>, installing installed: InputRecorder<Input, State>,
-        snapshot: @escaping (State) -> Snapshot
+        snapshot: @escaping (State) -> Snapshot, valuesAreInputs: Bool
     ) -> Disposable {
         let exchange = exchange
         let stateInOrder = stateInOrder
         inOrder {
-            recorder.ring.restart(from: stateInOrder().map(snapshot))
+            recorder.ring.restart(from: stateInOrder().map(snapshot), valuesAreInputs: valuesAreInputs)
             // Nil: the store is gone. A log it held is told it is detached.
             guard let replaced = exchange(installed) else { return }
             replaced?.disconnect()

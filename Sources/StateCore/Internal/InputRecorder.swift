@@ -47,19 +47,21 @@ package final class InputRecorder<Input, Value> {
 extension InputRecorder {
     /// Puts `recorder` in a store's fields and returns the one they held.
     ///
-    /// A store keeps its log's recorder and a flag saying one is set, both
-    /// touched only in its delivery order: the hot path tests the plain
-    /// flag, since testing the optional reference (or a struct holding it)
-    /// retains and releases it per input (state-bench S3, callgrind).
+    /// A store keeps its log's recorder and a ``RecordingSwitch`` saying
+    /// one is set (and which ring it has), both touched only in its
+    /// delivery order: the hot path tests the plain switch, since testing
+    /// the optional reference (or a struct holding it) retains and
+    /// releases it per input (state-bench S3, callgrind).
     package static func exchange<Owner: AnyObject>(
         _ recorder: InputRecorder<Input, Value>?,
         in owner: Owner,
         recorderAt field: ReferenceWritableKeyPath<Owner, InputRecorder<Input, Value>?>,
-        flagAt flag: ReferenceWritableKeyPath<Owner, Bool>
+        switchAt recording: ReferenceWritableKeyPath<Owner, RecordingSwitch<Input, Value>>
     ) -> InputRecorder<Input, Value>? {
         defer {
+            // The recorder first: it holds the ring the switch refers to.
             owner[keyPath: field] = recorder
-            owner[keyPath: flag] = recorder != nil
+            owner[keyPath: recording] = RecordingSwitch(recorder)
         }
         return owner[keyPath: field]
     }

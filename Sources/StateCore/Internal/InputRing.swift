@@ -3,7 +3,11 @@ import Synchronization
 /// The last inputs a store applied and the values after them, in a ring
 /// allocated once: the storage of StateInspector's flight recorder, kept
 /// here so that a store calls it specialised for its own types, in its
-/// recording branch, with no closure and no lock.
+/// recording branch, with no closure, no lock and no retain of the ring.
+///
+/// The ring has a slot more than its capacity: once full, its oldest slot
+/// holds the value the window starts from, and a new input overwrites it
+/// (one assignment per buffer, no shuffling of a separate start).
 ///
 /// Written only in the store's delivery order (one writer); read from any
 /// thread under the same guard, an atomic flag that the writer takes
@@ -17,18 +21,26 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
 
     /// How many inputs the ring keeps.
     @usableFromInline package let capacity: Int
+    /// `capacity + 1`: the inputs kept and the value before the oldest.
+    @usableFromInline let slots: Int
     /// Held by whoever touches the fields below.
     @usableFromInline let guarded = Atomic<Bool>(false)
-    /// The inputs; the first `kept` initialised, the oldest at `oldest`
-    /// once `kept` is `capacity`.
+    /// The inputs, in slots `0..<filled`; slot 0's is missing while
+    /// `startLacksInput`.
     @usableFromInline let inputs: UnsafeMutablePointer<Input>
-    /// The value after each input, at the same index.
+    /// The value after each input, at the same slot; unused when
+    /// `valuesAreInputs`.
     @usableFromInline let values: UnsafeMutablePointer<Value>
-    /// The value before the oldest input kept, when `hasStart`.
-    @usableFromInline let start: UnsafeMutablePointer<Value>
-    @usableFromInline @exclusivity(unchecked) var hasStart = false
-    @usableFromInline @exclusivity(unchecked) var kept = 0
+    /// How many slots hold an element (at most `slots`).
+    @usableFromInline @exclusivity(unchecked) var filled = 0
+    /// The oldest slot once the ring is full (0 until then).
     @usableFromInline @exclusivity(unchecked) var oldest = 0
+    /// Whether slot 0 holds the value the window started from, with no
+    /// input before it (until the ring wraps round and overwrites it).
+    @usableFromInline @exclusivity(unchecked) var startLacksInput = false
+    /// Whether the store's inputs are its values (a receiver's waves): the
+    /// ring then keeps each once, in `inputs`.
+    @usableFromInline @exclusivity(unchecked) var valuesAreInputs = false
     /// How many inputs were recorded since the window started.
     @usableFromInline @exclusivity(unchecked) var recorded = 0
     /// How many times the window started afresh (never reset).
@@ -38,16 +50,15 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
     package init(capacity: Int) {
         precondition(capacity > 0, "A ring keeps at least one input; the capacity given was \(capacity).")
         self.capacity = capacity
-        inputs = .allocate(capacity: capacity)
-        values = .allocate(capacity: capacity)
-        start = .allocate(capacity: 1)
+        slots = capacity + 1
+        inputs = .allocate(capacity: slots)
+        values = .allocate(capacity: slots)
     }
 
     deinit {
         empty()
         inputs.deallocate()
         values.deallocate()
-        start.deallocate()
     }
 
     @inlinable
@@ -61,50 +72,96 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
     }
 
     private func empty() {
-        inputs.deinitialize(count: kept)
-        values.deinitialize(count: kept)
-        if hasStart { start.deinitialize(count: 1) }
-        hasStart = false
-        kept = 0
+        if startLacksInput {
+            (inputs + 1).deinitialize(count: filled - 1)
+        } else {
+            inputs.deinitialize(count: filled)
+        }
+        if !valuesAreInputs { values.deinitialize(count: filled) }
+        filled = 0
         oldest = 0
+        startLacksInput = false
         recorded = 0
     }
 
     /// Keeps `input` and the value after it, dropping the oldest when full.
     ///
-    /// Runs in the store's order.
-    @inlinable
+    /// Runs in the store's order, on a ring that keeps values. Inlined
+    /// into the store's recording branch. What it drops is released after
+    /// the guard is given back: no deinit runs under it (one that dumped
+    /// the recorder would spin for ever), and the writer holds it shorter.
+    @inlinable @inline(__always)
     package func record(_ input: Input, _ value: Value) {
         take()
         recorded &+= 1
-        if kept < capacity {
-            (inputs + kept).initialize(to: input)
-            (values + kept).initialize(to: value)
-            kept &+= 1
-        } else {
-            // The oldest's value is where the window now starts.
-            if hasStart {
-                start.pointee = (values + oldest).move()
-            } else {
-                start.initialize(to: (values + oldest).move())
-                hasStart = true
-            }
-            (values + oldest).initialize(to: value)
-            (inputs + oldest).pointee = input
-            oldest = oldest &+ 1 == capacity ? 0 : oldest &+ 1
+        guard filled == slots else {
+            (inputs + filled).initialize(to: input)
+            (values + filled).initialize(to: value)
+            filled &+= 1
+            give()
+            return
         }
+        let slot = oldest
+        oldest = slot &+ 1 == slots ? 0 : slot &+ 1
+        let droppedValue = (values + slot).move()
+        (values + slot).initialize(to: value)
+        if slot == 0 && startLacksInput {
+            // The window's first start, which came with no input.
+            startLacksInput = false
+            inputs.initialize(to: input)
+            give()
+        } else {
+            let droppedInput = (inputs + slot).move()
+            (inputs + slot).initialize(to: input)
+            give()
+            withExtendedLifetime(droppedInput) {}
+        }
+        withExtendedLifetime(droppedValue) {}
+    }
+
+    /// Keeps `input`, which is also the value after it, dropping the
+    /// oldest when full.
+    ///
+    /// Runs in the store's order, on a ring restarted with
+    /// `valuesAreInputs` (a receiver's). Inlined into the store's
+    /// recording branch; what it drops is released after the guard is
+    /// given back.
+    @inlinable @inline(__always)
+    package func record(_ input: Input) {
+        take()
+        recorded &+= 1
+        guard filled == slots else {
+            (inputs + filled).initialize(to: input)
+            filled &+= 1
+            give()
+            return
+        }
+        let slot = oldest
+        oldest = slot &+ 1 == slots ? 0 : slot &+ 1
+        let dropped = (inputs + slot).move()
+        (inputs + slot).initialize(to: input)
         give()
+        withExtendedLifetime(dropped) {}
     }
 
     /// Empties the ring and starts its window at `value`.
-    package func restart(from value: Value?) {
+    ///
+    /// - Parameters:
+    ///   - value: The value before the first input to come; nil when the
+    ///     store has none (a receiver).
+    ///   - valuesAreInputs: Whether the store's inputs are its values, so
+    ///     that it records with `record(_:)` (then `value` is nil).
+    package func restart(from value: Value?, valuesAreInputs: Bool = false) {
+        precondition(!valuesAreInputs || value == nil, "A ring of inputs that are values starts from no value.")
         take()
         defer { give() }
         empty()
         restarts += 1
+        self.valuesAreInputs = valuesAreInputs
         if let value {
-            start.initialize(to: value)
-            hasStart = true
+            values.initialize(to: value)
+            filled = 1
+            startLacksInput = true
         }
     }
 
@@ -120,7 +177,7 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
     package var count: Int {
         take()
         defer { give() }
-        return kept
+        return filled == slots || startLacksInput ? filled - 1 : filled
     }
 
     /// The window: the value it starts from, the sequence number before its
@@ -128,7 +185,59 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
     package var window: (start: Value?, startSequence: Int, steps: [(input: Input, value: Value)]) {
         take()
         defer { give() }
-        let order = Array(oldest..<kept) + Array(0..<oldest)
-        return (hasStart ? start.pointee : nil, recorded - kept, order.map { (inputs[$0], values[$0]) })
+        let order = Array(oldest..<filled) + Array(0..<oldest)
+        // The oldest element is the start when the ring is full, or when
+        // the window started from a value and has not wrapped round.
+        let hasStart = filled == slots || startLacksInput
+        let start = hasStart ? value(at: order[0]) : nil
+        let steps = order.dropFirst(hasStart ? 1 : 0).map { (inputs[$0], value(at: $0)) }
+        return (start, recorded - steps.count, steps)
+    }
+
+    private func value(at slot: Int) -> Value {
+        // A ring of inputs that are values is only restarted so by a store
+        // whose input and value types are one.
+        valuesAreInputs ? inputs[slot] as! Value : values[slot]
+    }
+}
+
+/// What a store's hot path reads to know whether it records, and into
+/// which ring: a plain value, so that testing it retains nothing.
+///
+/// The store keeps it beside its recorder, both changed together in its
+/// delivery order (`InputRecorder.exchange`); the ring is held unretained
+/// here because the recorder in the store's other field holds it for as
+/// long as this refers to it.
+@usableFromInline
+package struct RecordingSwitch<Input, Value> {
+    /// Whether a recorder (a log's or a ring's) is attached.
+    @usableFromInline package var isOn = false
+    /// The attached recorder's ring, when it has one.
+    @usableFromInline var ring: Unmanaged<InputRing<Input, Value>>?
+
+    @inlinable
+    package init() {}
+
+    /// Whether a ring is attached.
+    @inlinable
+    package var hasRing: Bool { ring != nil }
+
+    init(_ recorder: InputRecorder<Input, Value>?) {
+        isOn = recorder != nil
+        ring = recorder?.ring.map(Unmanaged.passUnretained)
+    }
+
+    /// Records `input` and `value` in the attached ring (nothing when
+    /// ``hasRing`` is false). Runs in the store's order.
+    @inlinable @inline(__always)
+    package func recordInRing(_ input: Input, _ value: Value) {
+        ring?._withUnsafeGuaranteedRef { $0.record(input, value) }
+    }
+
+    /// Records `input`, which is also the value after it, in the attached
+    /// ring (nothing when ``hasRing`` is false). Runs in the store's order.
+    @inlinable @inline(__always)
+    package func recordInRing(_ input: Input) {
+        ring?._withUnsafeGuaranteedRef { $0.record(input) }
     }
 }
