@@ -195,9 +195,12 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
     }
 
     private func value(at slot: Int) -> Value {
-        // A ring of inputs that are values is only restarted so by a store
-        // whose input and value types are one.
-        valuesAreInputs ? inputs[slot] as! Value : values[slot]
+        guard valuesAreInputs else { return values[slot] }
+        // Restarted so only by a store whose input and value types are one.
+        guard let value = inputs[slot] as? Value else {
+            preconditionFailure("A ring of inputs that are values holds an input that is not one.")
+        }
+        return value
     }
 }
 
@@ -227,15 +230,18 @@ package struct RecordingSwitch<Input, Value> {
         ring = recorder?.ring.map(Unmanaged.passUnretained)
     }
 
-    /// Records `input` and `value` in the attached ring (nothing when
-    /// ``hasRing`` is false). Runs in the store's order.
+    /// Records `input` and `value` in the attached ring.
+    ///
+    /// Does nothing when ``hasRing`` is false. Runs in the store's order.
     @inlinable @inline(__always)
     package func recordInRing(_ input: Input, _ value: Value) {
         ring?._withUnsafeGuaranteedRef { $0.record(input, value) }
     }
 
     /// Records `input`, which is also the value after it, in the attached
-    /// ring (nothing when ``hasRing`` is false). Runs in the store's order.
+    /// ring.
+    ///
+    /// Does nothing when ``hasRing`` is false. Runs in the store's order.
     @inlinable @inline(__always)
     package func recordInRing(_ input: Input) {
         ring?._withUnsafeGuaranteedRef { $0.record(input) }
