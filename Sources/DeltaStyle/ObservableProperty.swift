@@ -157,7 +157,8 @@ extension ObservableProperty: ObservablePropertyType {
     func applyAndRecord<Action: ActionType>(_ action: Action) where Action.StateValueType == ValueType {
         if recording.hasRing {
             let value = action.reduce(state: source.currentValueInDeliveryOrder())
-            recording.recordInRing(action, value)
+            // Boxed straight into the ring's slot.
+            recording.recordInRing(value) { $0.initialize(to: action) }
             source.publish(value)
             return
         }

@@ -92,10 +92,23 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
     /// the recorder would spin for ever), and the writer holds it shorter.
     @inlinable @inline(__always)
     package func record(_ input: Input, _ value: Value) {
+        record(value) { $0.initialize(to: input) }
+    }
+
+    /// Keeps the value after an input, and the input that `writeInput`
+    /// initialises in its slot, dropping the oldest when full.
+    ///
+    /// For a store whose inputs are existentials: the store boxes its
+    /// input straight into the slot (`$0.initialize(to: action)`), not
+    /// into a temporary that is copied there and destroyed (state-bench S3
+    /// `delta.ring`). `writeInput` runs under the ring's guard: it must
+    /// only initialise the slot.
+    @inlinable @inline(__always)
+    package func record(_ value: Value, writingInput writeInput: (UnsafeMutablePointer<Input>) -> Void) {
         take()
         recorded &+= 1
         guard filled == slots else {
-            (inputs + filled).initialize(to: input)
+            writeInput(inputs + filled)
             (values + filled).initialize(to: value)
             filled &+= 1
             give()
@@ -108,11 +121,11 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
         if slot == 0 && startLacksInput {
             // The window's first start, which came with no input.
             startLacksInput = false
-            inputs.initialize(to: input)
+            writeInput(inputs)
             give()
         } else {
             let droppedInput = (inputs + slot).move()
-            (inputs + slot).initialize(to: input)
+            writeInput(inputs + slot)
             give()
             withExtendedLifetime(droppedInput) {}
         }
@@ -236,6 +249,15 @@ package struct RecordingSwitch<Input, Value> {
     @inlinable @inline(__always)
     package func recordInRing(_ input: Input, _ value: Value) {
         ring?._withUnsafeGuaranteedRef { $0.record(input, value) }
+    }
+
+    /// Records `value` and the input `writeInput` initialises in its slot
+    /// (see ``InputRing/record(_:writingInput:)``) in the attached ring.
+    ///
+    /// Does nothing when ``hasRing`` is false. Runs in the store's order.
+    @inlinable @inline(__always)
+    package func recordInRing(_ value: Value, writingInput writeInput: (UnsafeMutablePointer<Input>) -> Void) {
+        ring?._withUnsafeGuaranteedRef { $0.record(value, writingInput: writeInput) }
     }
 
     /// Records `input`, which is also the value after it, in the attached
