@@ -27,8 +27,13 @@ import StateCore
 /// `replay(_:)`, and can be committed as a golden session.
 ///
 /// A store has one recorder at a time: attaching a flight recorder detaches
-/// an action log, and attaching a log detaches the flight recorder. The
-/// recorder is safe to dump from any thread while its store runs.
+/// an action log, and attaching a log detaches the flight recorder. A
+/// recorder is attached to one store at a time, as a log is: attached to a
+/// second store while the first still holds it, it is refused with a
+/// ``/StateCore/Diagnostic`` (dispose the first attachment, or let that
+/// store go, to move it; disposed from inside the first store's work, it
+/// is let go after that work). The recorder is safe to dump from any thread
+/// while its store runs, also from a deinit of a state or input it drops.
 public final class FlightRecorder<Input, State>: Sendable {
     /// How many inputs the ring keeps.
     public var capacity: Int { ring.capacity }
@@ -41,6 +46,21 @@ public final class FlightRecorder<Input, State>: Sendable {
     /// the store's call is specialised for its types).
     let ring: InputRing<Input, State>
 
+    /// The store the recorder is attached to now: claimed in that store's
+    /// order, given up when the attachment is disposed or replaced, or when
+    /// the store is gone.
+    let holder = LockedValue<Holder?>(nil)
+    /// Numbers the attachments, to tell them apart.
+    let attachments = LockedValue(0)
+
+    /// An attachment and its store.
+    struct Holder: @unchecked Sendable {
+        // Safe to share: a weak reference is read and cleared atomically.
+        let attachment: Int
+        let owner: ObjectIdentifier
+        weak var store: AnyObject?
+    }
+
     /// Creates an empty recorder, not attached.
     ///
     /// - Parameters:
@@ -51,6 +71,27 @@ public final class FlightRecorder<Input, State>: Sendable {
         precondition(capacity > 0, "A FlightRecorder keeps at least one input; the capacity given was \(capacity).")
         ring = InputRing(capacity: capacity)
         redactedPaths = redacting
+    }
+
+    /// Claims the recorder for `attachment` to `store`.
+    ///
+    /// False when another store that still exists holds it. Runs in
+    /// `store`'s order.
+    func claim(_ attachment: Int, for store: AnyObject) -> Bool {
+        holder.modify { holder in
+            if let current = holder, current.owner != ObjectIdentifier(store), current.store != nil {
+                return false
+            }
+            holder = Holder(attachment: attachment, owner: ObjectIdentifier(store), store: store)
+            return true
+        }
+    }
+
+    /// Gives up the claim of `attachment`, if it still holds the recorder.
+    func giveUp(_ attachment: Int) {
+        holder.modify { holder in
+            if holder?.attachment == attachment { holder = nil }
+        }
     }
 
     /// How many inputs the ring holds now (at most ``capacity``).
@@ -103,7 +144,10 @@ extension Recordable {
     ///
     /// A store has one recorder at a time: an action log attached to it is
     /// detached. Attached from inside the store's work, the recorder starts
-    /// after the current input.
+    /// after the current input. Attached again to the same store, it starts
+    /// afresh; attached to this store while another that still exists
+    /// holds it, it is refused with a ``/StateCore/Diagnostic`` and keeps
+    /// recording the other.
     ///
     /// - Parameter recorder: The recorder; attached to one store at a time.
     /// - Returns: A disposable that detaches the recorder (its window stays,
@@ -112,8 +156,9 @@ extension Recordable {
     public func attach(_ recorder: FlightRecorder<RecordedInput, RecordedState>) -> Disposable {
         // The store writes to the ring itself, specialised: no closure per input.
         recordingSeam.attach(
-            recorder, installing: InputRecorder(log: recorder, ring: recorder.ring), snapshot: { $0 },
-            valuesAreInputs: recordingSeam.statesAreInputs)
+            recorder,
+            installing: { disconnect in InputRecorder(log: recorder, ring: recorder.ring, disconnect: disconnect) },
+            snapshot: { $0 }, valuesAreInputs: recordingSeam.statesAreInputs)
     }
 
     /// Attaches `recorder`, keeping what `snapshot` reads of the state after
@@ -130,9 +175,11 @@ extension Recordable {
         let ring = recorder.ring
         return recordingSeam.attach(
             recorder,
-            installing: InputRecorder(
-                log: recorder, admits: { _ in true }, record: { input, value in ring.record(input, snapshot(value)) },
-                disconnect: {}),
+            installing: { disconnect in
+                InputRecorder(
+                    log: recorder, admits: { _ in true },
+                    record: { input, value in ring.record(input, snapshot(value)) }, disconnect: disconnect)
+            },
             snapshot: snapshot, valuesAreInputs: false)
     }
 }
@@ -168,22 +215,56 @@ extension StateHolding where HeldState: Recordable {
 }
 
 extension RecordingSeam {
-    /// Puts `recorder` in the store, in the store's order.
+    /// Puts the recorder that `install` makes in the store, in the store's
+    /// order, once `recorder` is claimed for it: a recorder attached to
+    /// another store that still exists is refused with a diagnostic, as an
+    /// action log is.
+    ///
+    /// - Parameters:
+    ///   - recorder: The flight recorder.
+    ///   - install: Makes the store's recorder, given what to run when the
+    ///     store lets it go for another (a log, or another recorder).
+    ///   - snapshot: Reads the state as the recorder keeps it.
+    ///   - valuesAreInputs: Whether the store writes each input once, as
+    ///     its own state (a receiver attached without a snapshot).
+    /// - Returns: A disposable that detaches the recorder.
     func attach<Snapshot>(
-        _ recorder: FlightRecorder<Input, Snapshot>, installing installed: InputRecorder<Input, State>,
+        _ recorder: FlightRecorder<Input, Snapshot>,
+        installing install: (_ disconnect: @escaping () -> Void) -> InputRecorder<Input, State>,
         snapshot: @escaping (State) -> Snapshot, valuesAreInputs: Bool
     ) -> Disposable {
+        let attachment = recorder.attachments.modify { count in
+            count += 1
+            return count
+        }
+        let installed = install { [weak recorder] in recorder?.giveUp(attachment) }
         let exchange = exchange
         let stateInOrder = stateInOrder
-        inOrder {
+        let flavour = flavour
+        inOrder { [owner] in
+            guard recorder.claim(attachment, for: owner) else {
+                Diagnostics.report(
+                    Diagnostic(
+                        module: flavour,
+                        message: "a FlightRecorder already attached to another store was not attached to this one"))
+                return
+            }
             recorder.ring.restart(from: stateInOrder().map(snapshot), valuesAreInputs: valuesAreInputs)
             // Nil: the store is gone. A log it held is told it is detached.
-            guard let replaced = exchange(installed) else { return }
+            guard let replaced = exchange(installed) else {
+                recorder.giveUp(attachment)
+                return
+            }
             replaced?.disconnect()
         }
         let inOrder = inOrder
-        return Disposables.create { [weak installed] in
+        return Disposables.create { [weak installed, weak recorder] in
             inOrder {
+                // Given up here, in the store's order, once the store no
+                // longer writes to the ring: before, another store could
+                // restart it (in the other mode, a receiver's) while this
+                // one still wrote.
+                recorder?.giveUp(attachment)
                 // Only this attachment's: another may have replaced it.
                 guard let current = exchange(nil) else { return }
                 if let current, current !== installed { _ = exchange(current) }

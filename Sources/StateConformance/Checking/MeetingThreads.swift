@@ -71,6 +71,7 @@ public final class MeetingThreads: Sendable {
     private static let allowedMissedStops = 4
     /// Each thread's identity while it runs its part (0 before and after).
     private let identities: [Identity]
+    private let sleepers: [Sleeper]
     /// The processor time and the wall time the threads' parts took, in
     /// nanoseconds, summed over the threads (see ``BusyMachine``).
     private let processorNanoseconds = Atomic<Int>(0)
@@ -95,6 +96,7 @@ public final class MeetingThreads: Sendable {
         self.count = count
         self.stops = stops && count >= 2 && Pauses.available
         identities = (0..<count).map { _ in Identity() }
+        sleepers = (0..<count).map { _ in Sleeper() }
         firstProcessor = Processors.nextStart(for: count)
     }
 
@@ -229,9 +231,16 @@ public final class MeetingThreads: Sendable {
     /// other work meet mostly by being cut off by the scheduler: one sends
     /// hundreds of values while the other is parked inside a send, and a
     /// race whose window is a few instructions wide is crossed once or not
-    /// at all. A thread that does not catch up within the moment has been
-    /// cut off; the others go on without it, and meet it where it was
-    /// parked.
+    /// at all. A thread that does not catch up within the moment (10 µs)
+    /// has been cut off: the others sleep until it sends (at most 20 ms,
+    /// then they go on without it and meet it where it was parked).
+    /// Sleeping, not spinning: a thread that spun on would spend its share
+    /// of its core while the other waited for its own, and the two would
+    /// seldom run at once again; a woken thread is scheduled at once, so
+    /// the two run side by side again, in step. With four CPU-bound
+    /// processes beside the kit on two cores, this is what makes a gate
+    /// taken by a load and then a store (C3) caught in every run: it was
+    /// caught in none of 20 while the threads spun.
     ///
     /// In a round whose threads stop one another, the first thread sends
     /// without waiting, and each of the others' sends (a quarter of
@@ -292,8 +301,9 @@ public final class MeetingThreads: Sendable {
             }
             call { send(thread, index) }
             index += 1
-            counts[thread].value.store(index, ordering: .releasing)
-            waitForOthers(toReach: index, counts: counts)
+            counts[thread].value.store(index, ordering: .sequentiallyConsistent)
+            wakeSleepers(but: thread)
+            waitForOthers(thread: thread, toReach: index, counts: counts)
             if index % 1_024 == 0 && ContinuousClock.now > deadline { break }
         }
     }
@@ -357,31 +367,73 @@ public final class MeetingThreads: Sendable {
     /// before this one started its own: this one catches up); waiting for
     /// it would let two threads settle into taking turns, never inside at
     /// once.
-    private func waitForOthers(toReach sent: Int, counts: [Counter]) {
+    private func waitForOthers(thread: Int, toReach sent: Int, counts: [Counter]) {
         var deadline: ContinuousClock.Instant?
         var spins = 0
         while true {
-            var behind = false
-            for other in counts {
-                let count = other.value.load(ordering: .acquiring)
-                if count > sent { return }
-                if count < sent { behind = true }
-            }
-            if !behind { return }
+            guard isBehind(sent, counts) else { return }
             spins += 1
             if spins % 64 == 0 {
                 let now = ContinuousClock.now
                 if let deadline {
-                    if now > deadline { return }
+                    if now > deadline { break }
                 } else {
                     deadline = now + Self.patience
                 }
+            }
+        }
+        // Still behind after a few sends' time: the other thread is not
+        // running (a busy machine's cores run other work). Spinning on
+        // would spend this thread's share of its core while the other
+        // waits for its own, so that the two seldom run at once again;
+        // sleeping instead, this thread is woken when the other sends, and
+        // a woken thread is scheduled at once: both run side by side
+        // again, in step. Bounded: after `sleepLimit`, it goes on alone.
+        let sleeper = sleepers[thread]
+        let giveUp = DispatchTime.now() + Self.sleepLimit
+        while DispatchTime.now() < giveUp {
+            sleeper.waiting.store(true, ordering: .sequentiallyConsistent)
+            // Looked at again after saying so: the other thread stores its
+            // count before it looks for sleepers, so one of the two sees
+            // the other.
+            guard isBehind(sent, counts) else {
+                sleeper.waiting.store(false, ordering: .sequentiallyConsistent)
+                return
+            }
+            _ = sleeper.wake.wait(timeout: giveUp)
+            sleeper.waiting.store(false, ordering: .sequentiallyConsistent)
+            guard isBehind(sent, counts) else { return }
+        }
+    }
+
+    /// Whether another thread has sent fewer than `sent` values, and none
+    /// more (a thread ahead is not waited for).
+    private func isBehind(_ sent: Int, _ counts: [Counter]) -> Bool {
+        var behind = false
+        for other in counts {
+            let count = other.value.load(ordering: .sequentiallyConsistent)
+            if count > sent { return false }
+            if count < sent { behind = true }
+        }
+        return behind
+    }
+
+    /// Wakes every other thread sleeping in ``waitForOthers(thread:toReach:counts:)``.
+    private func wakeSleepers(but thread: Int) {
+        for (index, sleeper) in sleepers.enumerated() where index != thread {
+            if sleeper.waiting.load(ordering: .sequentiallyConsistent),
+                sleeper.waiting.exchange(false, ordering: .sequentiallyConsistent)
+            {
+                sleeper.wake.signal()
             }
         }
     }
 
     /// How long a thread waits for the others after each send.
     private static let patience = Duration.microseconds(10)
+    /// How long a thread sleeps at most, once its patience is out, for the
+    /// others to catch up.
+    private static let sleepLimit = DispatchTimeInterval.milliseconds(20)
 
     /// A random delay, in spins, drawn per step (xorshift).
     private struct Jitter {
@@ -404,6 +456,13 @@ public final class MeetingThreads: Sendable {
     /// One thread's count of values sent.
     private final class Counter: Sendable {
         let value = Atomic<Int>(0)
+    }
+
+    /// A thread asleep in ``waitForOthers(thread:toReach:counts:)``, and
+    /// how to wake it.
+    private final class Sleeper: Sendable {
+        let waiting = Atomic<Bool>(false)
+        let wake = DispatchSemaphore(value: 0)
     }
 
     /// One thread's identity.
@@ -530,62 +589,5 @@ public final class MeetingThreads: Sendable {
             )
         }
         return .pass
-    }
-}
-
-/// Where the threads of a round run.
-///
-/// On Linux each runs on a processor of its
-/// own (of those the process may use), so that the scheduler cannot keep
-/// them on one core taking turns while other work has the rest. A round's
-/// threads start at a processor that moves on each time, so that on a
-/// machine with more processors than threads no one busy core is always
-/// one of theirs. Elsewhere the scheduler decides.
-enum Processors {
-    #if os(Linux)
-        // GNU extensions, which the Glibc module does not import: looked up.
-        private typealias Affinity = @convention(c) (pid_t, Int, UnsafeMutableRawPointer) -> Int32
-        private static func lookUp(_ name: String) -> Affinity? {
-            dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: Affinity.self) }
-        }
-        private static let getAffinity = lookUp("sched_getaffinity")
-        private static let setAffinity = lookUp("sched_setaffinity")
-
-        private static let allowed: [Int] = {
-            var set = cpu_set_t()
-            guard let getAffinity, setAffinity != nil,
-                getAffinity(0, MemoryLayout<cpu_set_t>.size, &set) == 0
-            else { return [] }
-            return withUnsafeBytes(of: &set) { bytes in
-                bytes.indices.flatMap { byte in
-                    (0..<8).filter { bit in bytes[byte] & (1 << bit) != 0 }.map { bit in byte * 8 + bit }
-                }
-            }
-        }()
-        private static let starts = Atomic<Int>(0)
-    #endif
-
-    /// Where the threads of a new round start counting processors.
-    static func nextStart(for count: Int) -> Int {
-        #if os(Linux)
-            starts.add(count, ordering: .relaxed).oldValue
-        #else
-            0
-        #endif
-    }
-
-    /// Pins the calling thread, the `thread`th of `count`, to a processor
-    /// of its own if there are enough (on Linux; elsewhere it does nothing).
-    static func pin(thread: Int, of count: Int, startingAt first: Int) {
-        #if os(Linux)
-            let processors = allowed
-            guard processors.count >= 2, count <= processors.count else { return }
-            let processor = processors[(first + thread) % processors.count]
-            var set = cpu_set_t()
-            withUnsafeMutableBytes(of: &set) { bytes in bytes[processor / 8] |= UInt8(1 << (processor % 8)) }
-            // Best effort: a thread that cannot be pinned runs where the
-            // scheduler puts it.
-            _ = setAffinity?(0, MemoryLayout<cpu_set_t>.size, &set)
-        #endif
     }
 }

@@ -34,12 +34,13 @@ package final class InputRecorder<Input, Value> {
         ring = nil
     }
 
-    /// A recorder that keeps every input in `ring`.
-    package init(log: AnyObject, ring: InputRing<Input, Value>) {
+    /// A recorder that keeps every input in `ring`, and runs `disconnect`
+    /// when the store lets it go for another.
+    package init(log: AnyObject, ring: InputRing<Input, Value>, disconnect: @escaping () -> Void) {
         self.log = log
         admits = { _ in true }
         record = { [ring] input, value in ring.record(input, value) }
-        disconnect = {}
+        self.disconnect = disconnect
         self.ring = ring
     }
 }

@@ -9,7 +9,9 @@ import Synchronization
 /// holds the value the window starts from, and a new input overwrites it
 /// (one assignment per buffer, no shuffling of a separate start).
 ///
-/// Written only in the store's delivery order (one writer); read from any
+/// Written only in the store's delivery order, by one store at a time (the
+/// flight recorder's claim: a store lets the ring go in its order, before
+/// another may restart it, possibly in the other mode); read from any
 /// thread under the same guard, an atomic flag that the writer takes
 /// uncontended on every input and a reader seldom holds.
 @usableFromInline
@@ -72,16 +74,27 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
     }
 
     private func empty() {
-        if startLacksInput {
-            (inputs + 1).deinitialize(count: filled - 1)
-        } else {
-            inputs.deinitialize(count: filled)
+        let (inputs, values) = takeAll()
+        withExtendedLifetime((inputs, values)) {}
+    }
+
+    /// Moves every element out and leaves the ring empty; under the guard,
+    /// so that the caller releases them after giving it back (no deinit
+    /// runs under it).
+    private func takeAll() -> (inputs: [Input], values: [Value]) {
+        let firstInput = startLacksInput ? 1 : 0
+        let takenInputs = Array(UnsafeMutableBufferPointer(start: inputs + firstInput, count: filled - firstInput))
+        (inputs + firstInput).deinitialize(count: filled - firstInput)
+        var takenValues: [Value] = []
+        if !valuesAreInputs {
+            takenValues = Array(UnsafeMutableBufferPointer(start: values, count: filled))
+            values.deinitialize(count: filled)
         }
-        if !valuesAreInputs { values.deinitialize(count: filled) }
         filled = 0
         oldest = 0
         startLacksInput = false
         recorded = 0
+        return (takenInputs, takenValues)
     }
 
     /// Keeps `input` and the value after it, dropping the oldest when full.
@@ -167,8 +180,7 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
     package func restart(from value: Value?, valuesAreInputs: Bool = false) {
         precondition(!valuesAreInputs || value == nil, "A ring of inputs that are values starts from no value.")
         take()
-        defer { give() }
-        empty()
+        let dropped = takeAll()
         restarts += 1
         self.valuesAreInputs = valuesAreInputs
         if let value {
@@ -176,6 +188,9 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
             filled = 1
             startLacksInput = true
         }
+        give()
+        // Released after the guard is given back: a deinit may read the ring.
+        withExtendedLifetime(dropped) {}
     }
 
     /// What changes whenever the ring does: how many times its window
