@@ -26,8 +26,10 @@ import Synchronization
 /// middleware may be waiting for): if another thread is delivering, the work
 /// is handed to that thread, which runs it before it lets go.
 ///
-/// Holding a source's delivery is the one time the package calls user code
-/// while holding a lock; so nothing the package does while holding one
+/// Holding a source's delivery is one of two times the package calls user
+/// code while holding a lock (the other: a call gate, `CallGate`, held
+/// while one handler runs so that a disposal can wait for it, as a Reactor
+/// subscriber's on its queue); nothing the package does while holding one
 /// source's delivery waits for another source's delivery.
 @usableFromInline
 package final class DeliveryLock: @unchecked Sendable {
