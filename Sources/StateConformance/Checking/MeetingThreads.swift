@@ -72,6 +72,10 @@ public final class MeetingThreads: Sendable {
     /// Each thread's identity while it runs its part (0 before and after).
     private let identities: [Identity]
     private let sleepers: [Sleeper]
+    /// Whether a sender in step that finds another cut off sleeps until it
+    /// sends (so that the two run side by side again), rather than going
+    /// on alone (so that it meets the other where it was parked).
+    let sleepsWhenCutOff: Bool
     /// The processor time and the wall time the threads' parts took, in
     /// nanoseconds, summed over the threads (see ``BusyMachine``).
     private let processorNanoseconds = Atomic<Int>(0)
@@ -91,9 +95,10 @@ public final class MeetingThreads: Sendable {
         self.init(count: count, stops: false)
     }
 
-    init(count: Int, stops: Bool) {
+    init(count: Int, stops: Bool, sleepsWhenCutOff: Bool = false) {
         precondition(count >= 1, "MeetingThreads needs at least one thread; \(count) were asked for.")
         self.count = count
+        self.sleepsWhenCutOff = sleepsWhenCutOff
         self.stops = stops && count >= 2 && Pauses.available
         identities = (0..<count).map { _ in Identity() }
         sleepers = (0..<count).map { _ in Sleeper() }
@@ -232,15 +237,17 @@ public final class MeetingThreads: Sendable {
     /// hundreds of values while the other is parked inside a send, and a
     /// race whose window is a few instructions wide is crossed once or not
     /// at all. A thread that does not catch up within the moment (10 µs)
-    /// has been cut off: the others sleep until it sends (at most 20 ms,
-    /// then they go on without it and meet it where it was parked).
-    /// Sleeping, not spinning: a thread that spun on would spend its share
+    /// has been cut off: the others go on without it, and meet it where it
+    /// was parked. In a round that resynchronises (every other round in
+    /// step of a rule that asks for it, C3), they sleep until it sends
+    /// instead (at most 20 ms): a thread that spun on would spend its share
     /// of its core while the other waited for its own, and the two would
     /// seldom run at once again; a woken thread is scheduled at once, so
     /// the two run side by side again, in step. With four CPU-bound
-    /// processes beside the kit on two cores, this is what makes a gate
-    /// taken by a load and then a store (C3) caught in every run: it was
-    /// caught in none of 20 while the threads spun.
+    /// processes beside the kit on two cores, a gate taken by a load and
+    /// then a store is caught in 14 of 20 runs so (1 of 20 without); every
+    /// round sleeping, a mailbox per observer (C2), which needs one thread
+    /// parked inside the source while the other runs, was caught in 18.
     ///
     /// In a round whose threads stop one another, the first thread sends
     /// without waiting, and each of the others' sends (a quarter of
@@ -389,6 +396,7 @@ public final class MeetingThreads: Sendable {
         // sleeping instead, this thread is woken when the other sends, and
         // a woken thread is scheduled at once: both run side by side
         // again, in step. Bounded: after `sleepLimit`, it goes on alone.
+        guard sleepsWhenCutOff else { return }
         let sleeper = sleepers[thread]
         let giveUp = DispatchTime.now() + Self.sleepLimit
         while DispatchTime.now() < giveUp {
@@ -481,113 +489,5 @@ public final class MeetingThreads: Sendable {
             // More threads than cores: let the others be scheduled.
             if spins % 1_000 == 0 { sched_yield() }
         }
-    }
-
-    /// Runs `round` again and again, each time with a new set of threads,
-    /// until they have met `meetings` times and handed over `handovers`
-    /// times in all, over at least `minimumRounds` rounds (then the source
-    /// passes), a round reports a failure, or `budget` runs out (then the
-    /// outcome is inconclusive if the threads never met or handed over
-    /// fewer times than asked, a pass otherwise).
-    ///
-    /// Meetings alone are not enough evidence. Threads that meet thousands
-    /// of times in one round may still meet in one pattern only (one
-    /// always waiting on the other at the same point): new threads each
-    /// round, started at a new instant, meet in other patterns. And on a
-    /// busy machine threads meet mostly by being cut off: one is parked
-    /// inside a call while the other makes hundreds, and a race a few
-    /// instructions wide is crossed once or not at all. A round's
-    /// ``handovers`` tell how much its threads ran side by side; the first
-    /// few of each round, which threads that ran one after the other make
-    /// too, do not count.
-    ///
-    /// - Parameters:
-    ///   - threads: How many threads each round races.
-    ///   - meetings: How many meetings, over all rounds, make the evidence
-    ///     enough.
-    ///   - handovers: How many handovers beyond each round's first few,
-    ///     over all rounds, make the evidence enough (0: meetings are
-    ///     enough, for rules whose threads make different calls).
-    ///   - minimumRounds: How many rounds, at least, make the evidence enough.
-    ///   - budget: The longest the rounds may take in all; at least three
-    ///     rounds run whatever it says, so that one slow round does not
-    ///     use up the evidence.
-    ///   - round: One round: make an instance, race through ``run(_:)``
-    ///     and ``call(_:)``, and return what went wrong (in words), or nil.
-    /// - Returns: The outcome.
-    public static func rounds(
-        threads: Int,
-        meetings: Int = 200,
-        handovers: Int = 0,
-        minimumRounds: Int = 10,
-        budget: Duration = .seconds(2),
-        _ round: (MeetingThreads) -> String?
-    ) -> Outcome {
-        rounds(
-            threads: threads, meetings: meetings, handovers: handovers, minimumRounds: minimumRounds, budget: budget,
-            stoppingEvery: 2, round)
-    }
-
-    /// ``rounds(threads:meetings:handovers:minimumRounds:budget:_:)``, in
-    /// which one round in `stoppingEvery` (the second, then every
-    /// `stoppingEvery`th after it) has threads that stop one another,
-    /// and the others run in step.
-    ///
-    /// For a rule whose in-step rounds cross its windows more often than
-    /// its stopping rounds do, at a fraction of their cost (a stop takes
-    /// some microseconds; a step, less than one).
-    static func rounds(
-        threads: Int,
-        meetings: Int = 200,
-        handovers: Int = 0,
-        minimumRounds: Int = 10,
-        budget: Duration = .seconds(2),
-        stoppingEvery: Int,
-        _ round: (MeetingThreads) -> String?
-    ) -> Outcome {
-        precondition(stoppingEvery >= 2, "A set of rounds stops threads at most every other round.")
-        let clock = ContinuousClock()
-        let start = clock.now
-        var met = 0
-        var handedOver = 0
-        var rounds = 0
-        // The share of their processors the rounds' threads got: the budget
-        // stretches on a busy machine (see `BusyMachine`).
-        var processor = 0
-        var wall = 0
-        var deadline: ContinuousClock.Instant {
-            let share = wall > 0 ? Double(processor) / Double(wall) : 1
-            return start + budget * BusyMachine.stretch(forShare: share)
-        }
-        repeat {
-            // Every other round (or every stoppingEvery-th), threads that
-            // stop one another.
-            let meeting = MeetingThreads(count: threads, stops: rounds % stoppingEvery == 1)
-            rounds += 1
-            if let failure = round(meeting) {
-                return .fail(
-                    failure + (meeting.stops ? " (in a round whose threads stopped one another inside the source)" : "")
-                )
-            }
-            met += meeting.meetings
-            handedOver += max(0, meeting.handovers - 2 * threads)
-            processor += meeting.processorUse.processor
-            wall += meeting.processorUse.wall
-            Heartbeat.beat()
-        } while (met < meetings || handedOver < handovers || rounds < minimumRounds)
-            && (clock.now < deadline || rounds < 3)
-        guard met > 0 else {
-            return .inconclusive("the \(threads) threads never met inside the source in \(rounds) round(s)")
-        }
-        guard handedOver >= handovers else {
-            return .inconclusive(
-                "in \(rounds) round(s) the \(threads) threads ran side by side too little to tell: they handed "
-                    + "over \(handedOver) times of the \(handovers) needed in \(clock.now - start), with "
-                    + "\(Int((Double(processor) / Double(max(wall, 1)) * 100).rounded()))% of their processors (the "
-                    + "machine's cores were busy with other work, or the threads were kept on one core); run it again "
-                    + "on a quieter machine"
-            )
-        }
-        return .pass
     }
 }

@@ -73,7 +73,7 @@ extension Conformance {
         // hundred and fifty, in none of 300. A round costs about a
         // millisecond in release; the rule's budget still bounds a slow
         // source.
-        racingSenders(minimumRounds: 150, stoppingEvery: 3) { threads in
+        racingSenders(minimumRounds: 150, stoppingEvery: 3, resynchronising: true) { threads in
             let instance = source.make()
             let inside = Atomic<Int>(0)
             let running = Atomic<Int>(-1)

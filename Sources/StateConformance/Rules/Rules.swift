@@ -59,11 +59,12 @@ extension Conformance {
     static func racingSenders(
         minimumRounds: Int = 10,
         stoppingEvery: Int = 2,
+        resynchronising: Bool = false,
         _ round: (MeetingThreads) -> String?
     ) -> Outcome {
         MeetingThreads.rounds(
             threads: 2, meetings: sendMeetings, handovers: sendHandovers, minimumRounds: minimumRounds,
-            budget: .seconds(6), stoppingEvery: stoppingEvery, round)
+            budget: .seconds(6), stoppingEvery: stoppingEvery, resynchronising: resynchronising, round)
     }
 
 }

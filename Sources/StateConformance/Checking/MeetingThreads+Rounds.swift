@@ -1,0 +1,123 @@
+import Dispatch
+import StateCore
+import Synchronization
+
+extension MeetingThreads {
+    /// Runs `round` again and again, each time with a new set of threads,
+    /// until they have met `meetings` times and handed over `handovers`
+    /// times in all, over at least `minimumRounds` rounds (then the source
+    /// passes), a round reports a failure, or `budget` runs out (then the
+    /// outcome is inconclusive if the threads never met or handed over
+    /// fewer times than asked, a pass otherwise).
+    ///
+    /// Meetings alone are not enough evidence. Threads that meet thousands
+    /// of times in one round may still meet in one pattern only (one
+    /// always waiting on the other at the same point): new threads each
+    /// round, started at a new instant, meet in other patterns. And on a
+    /// busy machine threads meet mostly by being cut off: one is parked
+    /// inside a call while the other makes hundreds, and a race a few
+    /// instructions wide is crossed once or not at all. A round's
+    /// ``handovers`` tell how much its threads ran side by side; the first
+    /// few of each round, which threads that ran one after the other make
+    /// too, do not count.
+    ///
+    /// - Parameters:
+    ///   - threads: How many threads each round races.
+    ///   - meetings: How many meetings, over all rounds, make the evidence
+    ///     enough.
+    ///   - handovers: How many handovers beyond each round's first few,
+    ///     over all rounds, make the evidence enough (0: meetings are
+    ///     enough, for rules whose threads make different calls).
+    ///   - minimumRounds: How many rounds, at least, make the evidence enough.
+    ///   - budget: The longest the rounds may take in all; at least three
+    ///     rounds run whatever it says, so that one slow round does not
+    ///     use up the evidence.
+    ///   - round: One round: make an instance, race through ``run(_:)``
+    ///     and ``call(_:)``, and return what went wrong (in words), or nil.
+    /// - Returns: The outcome.
+    public static func rounds(
+        threads: Int,
+        meetings: Int = 200,
+        handovers: Int = 0,
+        minimumRounds: Int = 10,
+        budget: Duration = .seconds(2),
+        _ round: (MeetingThreads) -> String?
+    ) -> Outcome {
+        rounds(
+            threads: threads, meetings: meetings, handovers: handovers, minimumRounds: minimumRounds, budget: budget,
+            stoppingEvery: 2, round)
+    }
+
+    /// ``rounds(threads:meetings:handovers:minimumRounds:budget:_:)``, in
+    /// which one round in `stoppingEvery` (the second, then every
+    /// `stoppingEvery`th after it) has threads that stop one another,
+    /// and the others run in step.
+    ///
+    /// For a rule whose in-step rounds cross its windows more often than
+    /// its stopping rounds do, at a fraction of their cost (a stop takes
+    /// some microseconds; a step, less than one).
+    static func rounds(
+        threads: Int,
+        meetings: Int = 200,
+        handovers: Int = 0,
+        minimumRounds: Int = 10,
+        budget: Duration = .seconds(2),
+        stoppingEvery: Int,
+        resynchronising: Bool = false,
+        _ round: (MeetingThreads) -> String?
+    ) -> Outcome {
+        precondition(stoppingEvery >= 2, "A set of rounds stops threads at most every other round.")
+        let clock = ContinuousClock()
+        let start = clock.now
+        var met = 0
+        var handedOver = 0
+        var rounds = 0
+        // The share of their processors the rounds' threads got: the budget
+        // stretches on a busy machine (see `BusyMachine`).
+        var processor = 0
+        var wall = 0
+        var deadline: ContinuousClock.Instant {
+            let share = wall > 0 ? Double(processor) / Double(wall) : 1
+            return start + budget * BusyMachine.stretch(forShare: share)
+        }
+        repeat {
+            // Every other round (or every stoppingEvery-th), threads that
+            // stop one another.
+            // Resynchronising, every other round in step sleeps when a
+            // thread is cut off (see `sendTogether(atLeast:_:)`): on a busy
+            // machine one kind of race needs the two running at once (C3's
+            // gate), another one running while the other is parked inside
+            // the source (C2's mailboxes, which sleeping rounds alone caught
+            // in 18 of 20 runs).
+            let stops = rounds % stoppingEvery == 1
+            let meeting = MeetingThreads(
+                count: threads, stops: stops,
+                sleepsWhenCutOff: resynchronising && !stops && (rounds / stoppingEvery) % 2 == 1)
+            rounds += 1
+            if let failure = round(meeting) {
+                return .fail(
+                    failure + (meeting.stops ? " (in a round whose threads stopped one another inside the source)" : "")
+                )
+            }
+            met += meeting.meetings
+            handedOver += max(0, meeting.handovers - 2 * threads)
+            processor += meeting.processorUse.processor
+            wall += meeting.processorUse.wall
+            Heartbeat.beat()
+        } while (met < meetings || handedOver < handovers || rounds < minimumRounds)
+            && (clock.now < deadline || rounds < 3)
+        guard met > 0 else {
+            return .inconclusive("the \(threads) threads never met inside the source in \(rounds) round(s)")
+        }
+        guard handedOver >= handovers else {
+            return .inconclusive(
+                "in \(rounds) round(s) the \(threads) threads ran side by side too little to tell: they handed "
+                    + "over \(handedOver) times of the \(handovers) needed in \(clock.now - start), with "
+                    + "\(Int((Double(processor) / Double(max(wall, 1)) * 100).rounded()))% of their processors (the "
+                    + "machine's cores were busy with other work, or the threads were kept on one core); run it again "
+                    + "on a quieter machine"
+            )
+        }
+        return .pass
+    }
+}
