@@ -137,39 +137,40 @@ extension ObservableProperty: ObservablePropertyType {
     /// Reduces, stores and announces; runs in the property's delivery order.
     @inlinable
     func applyInOrder<Action: ActionType>(_ action: Action) where Action.StateValueType == ValueType {
-        // Only a nil test inline: the logged path stays out of the hot one
-        // (state-bench S3).
-        guard !recording.isOn else {
-            applyAndRecord(action)
-            return
+        // Only a flag test inline: the recording branch stays out of the
+        // hot path, and both share one inlined publish (state-bench S3).
+        let value: ValueType
+        if recording.isOn {
+            guard let recorded = reduceAndRecord(action) else { return }
+            value = recorded
+        } else {
+            value = action.reduce(state: source.currentValueInDeliveryOrder())
         }
-        source.publish(action.reduce(state: source.currentValueInDeliveryOrder()))
+        source.publish(value)
     }
 
-    /// Reduces, records in the attached log, stores and announces, or
-    /// rejects the action while the log travels; runs in the property's
-    /// delivery order.
+    /// Reduces and records in the attached ring or log, returning the
+    /// value to publish, or nil when the log rejects the action while it
+    /// travels; runs in the property's delivery order.
     ///
     /// Specialised where the property is (unspecialised, it
     /// looked up the recorder's generic metadata on every action:
     /// `delta.ring`), never inlined into the plain path.
     @inlinable @inline(never)
-    func applyAndRecord<Action: ActionType>(_ action: Action) where Action.StateValueType == ValueType {
+    func reduceAndRecord<Action: ActionType>(_ action: Action) -> ValueType? where Action.StateValueType == ValueType {
         if recording.hasRing {
             let value = action.reduce(state: source.currentValueInDeliveryOrder())
             // Boxed straight into the ring's slot.
-            recording.recordInRing(value) { $0.initialize(to: action) }
-            source.publish(value)
-            return
+            recording.recordInRing(value, boxing: action) { $0 }
+            return value
         }
         guard let recorder else {
-            source.publish(action.reduce(state: source.currentValueInDeliveryOrder()))
-            return
+            return action.reduce(state: source.currentValueInDeliveryOrder())
         }
-        guard recorder.admits(action) else { return }
+        guard recorder.admits(action) else { return nil }
         let value = action.reduce(state: source.currentValueInDeliveryOrder())
         recorder.record(action, value)
-        source.publish(value)
+        return value
     }
 }
 

@@ -8,7 +8,7 @@ import Testing
 /// count of inputs, with and without a start value, in both of its modes;
 /// every value it drops released exactly once; no deinit run under its
 /// guard.
-@Suite("InputRing: the window a flight recorder keeps")
+@Suite("InputRing: the window a flight recorder keeps", .serialized)  // Tracked counts across tests.
 struct InputRingTests {
     /// A value whose instances are counted, to see every release.
     final class Tracked: Sendable {
@@ -91,6 +91,79 @@ struct InputRingTests {
             #expect(Tracked.live.load(ordering: .relaxed) - before == 8 + 3)
             inputsOnly.restart(from: nil)
             #expect(Tracked.live.load(ordering: .relaxed) - before == 8)
+        }
+        #expect(Tracked.live.load(ordering: .relaxed) == before)
+    }
+
+    /// A trivial value of `words` words, to see where an existential keeps it.
+    struct Words3 { var a = 0, b = 0, c = 0 }
+    struct Words4 { var a = 0, b = 0, c = 0, d = 0 }
+    struct HoldsReference { var tracked: Tracked }
+
+    @Test("an input counts as needing no destroying only when it is trivial and fits an existential's inline buffer")
+    func inlineInExistential() {
+        typealias Ring = InputRing<any Sendable, Int>
+        #expect(Ring.inlineInExistential(Int.self))
+        #expect(Ring.inlineInExistential(Words3.self))
+        #expect(Ring.inlineInExistential(Void.self))
+        // Boxed out of line: the box must be released.
+        #expect(!Ring.inlineInExistential(Words4.self))
+        #expect(!Ring.inlineInExistential(Tracked.self))
+        #expect(!Ring.inlineInExistential(HoldsReference.self))
+        #expect(!Ring.inlineInExistential(String.self))
+        #expect(!Ring.inlineInExistential([Int].self))
+    }
+
+    /// Records `input` as an existential, saying whether it needs no
+    /// destroying the way a store does.
+    static func record<T: Sendable>(_ input: T, _ value: Int, in ring: InputRing<any Sendable, Int>) {
+        ring.record(
+            value, writingInput: { $0.initialize(to: input) },
+            inputIsTrivial: InputRing<any Sendable, Int>.inlineInExistential(T.self))
+    }
+
+    @Test(
+        "trivial inputs written over, then inputs holding references, then trivial again: each reference released once, the window right"
+    )
+    func trivialThenReferences() {
+        let before = Tracked.live.load(ordering: .relaxed)
+        do {
+            let ring = InputRing<any Sendable, Int>(capacity: 3)
+            for round in 0..<4 {
+                ring.restart(from: 0)
+                var k = 0
+                // Trivial only (overwritten without destroying), wrapped twice.
+                for _ in 0..<8 {
+                    k += 1
+                    Self.record(k, k, in: ring)
+                }
+                // References (and, in odd rounds, boxed trivial values), wrapped.
+                for _ in 0..<7 {
+                    k += 1
+                    if round % 2 == 1 && k % 2 == 0 {
+                        Self.record(Words4(a: k), k, in: ring)
+                    } else {
+                        Self.record(HoldsReference(tracked: Tracked(k)), k, in: ring)
+                    }
+                }
+                // Trivial again: what they drop still needs destroying.
+                for _ in 0..<(2 + round) {
+                    k += 1
+                    Self.record(k, k, in: ring)
+                }
+                let window = ring.window
+                #expect(window.steps.map(\.value) == Array((k - 2)...k), "round \(round)")
+                #expect(window.start == k - 3, "round \(round)")
+                let kept = window.steps.compactMap { ($0.input as? HoldsReference)?.tracked.number }
+                let isReference = { (j: Int) in (9...15).contains(j) && !(round % 2 == 1 && j % 2 == 0) }
+                #expect(kept == window.steps.map(\.value).filter(isReference), "round \(round)")
+                // The full ring's four slots keep four inputs: the three
+                // steps' and the one before the start (dropped next).
+                let alive = ((k - 3)...k).filter(isReference).count
+                #expect(Tracked.live.load(ordering: .relaxed) - before == alive, "round \(round)")
+            }
+            ring.restart(from: nil)
+            #expect(Tracked.live.load(ordering: .relaxed) == before)
         }
         #expect(Tracked.live.load(ordering: .relaxed) == before)
     }

@@ -43,6 +43,11 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
     /// Whether the store's inputs are its values (a receiver's waves): the
     /// ring then keeps each once, in `inputs`.
     @usableFromInline @exclusivity(unchecked) var valuesAreInputs = false
+    /// Whether an input kept since the window started needs destroying
+    /// when it is dropped; while false, a full ring writes over its
+    /// oldest input without moving it out (state-bench S3 `delta.ring`:
+    /// an existential's destroy through its value witnesses).
+    @usableFromInline @exclusivity(unchecked) var inputsNeedDestroying = false
     /// How many inputs were recorded since the window started.
     @usableFromInline @exclusivity(unchecked) var recorded = 0
     /// How many times the window started afresh (never reset).
@@ -93,6 +98,7 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
         filled = 0
         oldest = 0
         startLacksInput = false
+        inputsNeedDestroying = false
         recorded = 0
         return (takenInputs, takenValues)
     }
@@ -105,7 +111,7 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
     /// the recorder would spin for ever), and the writer holds it shorter.
     @inlinable @inline(__always)
     package func record(_ input: Input, _ value: Value) {
-        record(value) { $0.initialize(to: input) }
+        record(value, writingInput: { $0.initialize(to: input) }, inputIsTrivial: _isPOD(Input.self))
     }
 
     /// Keeps the value after an input, and the input that `writeInput`
@@ -116,10 +122,24 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
     /// into a temporary that is copied there and destroyed (state-bench S3
     /// `delta.ring`). `writeInput` runs under the ring's guard: it must
     /// only initialise the slot.
+    ///
+    /// - Parameters:
+    ///   - value: The value after the input.
+    ///   - writeInput: Initialises the input's slot.
+    ///   - inputIsTrivial: Whether what `writeInput` writes needs no
+    ///     destroying: a trivial value, or an existential holding one in
+    ///     its inline buffer (see ``inlineInExistential(_:)``). A constant
+    ///     once the store's call is specialised; while every input kept
+    ///     since the window started is trivial, dropping one costs nothing.
     @inlinable @inline(__always)
-    package func record(_ value: Value, writingInput writeInput: (UnsafeMutablePointer<Input>) -> Void) {
+    package func record(
+        _ value: Value,
+        writingInput writeInput: (UnsafeMutablePointer<Input>) -> Void,
+        inputIsTrivial: Bool
+    ) {
         take()
         recorded &+= 1
+        if !inputIsTrivial { inputsNeedDestroying = true }
         guard filled == slots else {
             writeInput(inputs + filled)
             (values + filled).initialize(to: value)
@@ -136,6 +156,10 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
             startLacksInput = false
             writeInput(inputs)
             give()
+        } else if !inputsNeedDestroying {
+            // Every input kept is trivial: written over, as memory.
+            writeInput(inputs + slot)
+            give()
         } else {
             let droppedInput = (inputs + slot).move()
             writeInput(inputs + slot)
@@ -143,6 +167,17 @@ package final class InputRing<Input, Value>: @unchecked Sendable {
             withExtendedLifetime(droppedInput) {}
         }
         withExtendedLifetime(droppedValue) {}
+    }
+
+    /// Whether a value of `type`, put in an existential, needs no destroying.
+    ///
+    /// True for a trivial type of at most three words, aligned at most as
+    /// a word, which the existential keeps in its inline buffer. A
+    /// constant once specialised.
+    @inlinable @inline(__always)
+    package static func inlineInExistential<T>(_ type: T.Type) -> Bool {
+        _isPOD(T.self) && MemoryLayout<T>.size <= 3 * MemoryLayout<Int>.size
+            && MemoryLayout<T>.alignment <= MemoryLayout<Int>.alignment
     }
 
     /// Keeps `input`, which is also the value after it, dropping the
@@ -266,13 +301,18 @@ package struct RecordingSwitch<Input, Value> {
         ring?._withUnsafeGuaranteedRef { $0.record(input, value) }
     }
 
-    /// Records `value` and the input `writeInput` initialises in its slot
-    /// (see ``InputRing/record(_:writingInput:)``) in the attached ring.
+    /// Records `value` and `input`, boxed straight into its slot as an
+    /// `Input` existential (see ``InputRing/record(_:writingInput:inputIsTrivial:)``),
+    /// in the attached ring.
     ///
     /// Does nothing when ``hasRing`` is false. Runs in the store's order.
     @inlinable @inline(__always)
-    package func recordInRing(_ value: Value, writingInput writeInput: (UnsafeMutablePointer<Input>) -> Void) {
-        ring?._withUnsafeGuaranteedRef { $0.record(value, writingInput: writeInput) }
+    package func recordInRing<Boxed>(_ value: Value, boxing input: Boxed, as box: (Boxed) -> Input) {
+        ring?._withUnsafeGuaranteedRef {
+            $0.record(
+                value, writingInput: { $0.initialize(to: box(input)) },
+                inputIsTrivial: InputRing<Input, Value>.inlineInExistential(Boxed.self))
+        }
     }
 
     /// Records `input`, which is also the value after it, in the attached
