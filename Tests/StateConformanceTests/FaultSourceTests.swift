@@ -188,6 +188,26 @@ struct FaultSourceTests {
         #expect(outcome == .pass)
     }
 
+    /// Thread 0 parks inside a call while thread 1 makes 100 calls: 100
+    /// meetings, one handover, and no step side by side, as when the
+    /// scheduler cuts one thread off for the other's whole turn.
+    static func parkOneWhileTheOtherCalls(_ threads: MeetingThreads) {
+        let parked = Atomic<Bool>(false)
+        let done = Atomic<Bool>(false)
+        threads.run { thread in
+            if thread == 0 {
+                threads.call {
+                    parked.store(true, ordering: .sequentiallyConsistent)
+                    while !done.load(ordering: .sequentiallyConsistent) {}
+                }
+            } else {
+                while !parked.load(ordering: .sequentiallyConsistent) {}
+                for _ in 0..<100 { threads.call {} }
+                done.store(true, ordering: .sequentiallyConsistent)
+            }
+        }
+    }
+
     @Test("threads that meet only by taking turns are inconclusive when handovers are asked for, not a pass")
     func takingTurns() {
         // Thread 0 parks inside a call while thread 1 makes 100 calls: 100
@@ -195,20 +215,7 @@ struct FaultSourceTests {
         // one thread off for the other's whole turn.
         let outcome = MeetingThreads.rounds(threads: 2, meetings: 10, handovers: 100, budget: .milliseconds(50)) {
             threads in
-            let parked = Atomic<Bool>(false)
-            let done = Atomic<Bool>(false)
-            threads.run { thread in
-                if thread == 0 {
-                    threads.call {
-                        parked.store(true, ordering: .sequentiallyConsistent)
-                        while !done.load(ordering: .sequentiallyConsistent) {}
-                    }
-                } else {
-                    while !parked.load(ordering: .sequentiallyConsistent) {}
-                    for _ in 0..<100 { threads.call {} }
-                    done.store(true, ordering: .sequentiallyConsistent)
-                }
-            }
+            Self.parkOneWhileTheOtherCalls(threads)
             #expect(threads.meetings == 100)
             #expect(threads.handovers == 1)
             return nil
@@ -219,6 +226,41 @@ struct FaultSourceTests {
         }
         #expect(reason.contains("side by side too little"))
         #expect(reason.contains("handed over 0 times of the 100 needed"))
+    }
+
+    @Test("threads that meet but never run side by side are inconclusive when steps side by side are asked for")
+    func neverSideBySide() {
+        // Thread 0 parks inside a call while thread 1 makes 100 calls: 100
+        // meetings, none of them a step the two made side by side.
+        let outcome = MeetingThreads.rounds(
+            threads: 2, meetings: 10, budget: .milliseconds(50), stoppingEvery: 2, sideBySide: 100
+        ) { threads in
+            Self.parkOneWhileTheOtherCalls(threads)
+            #expect(threads.stepsSideBySide == 0)
+            return nil
+        }
+        guard case .inconclusive(let reason) = outcome else {
+            Issue.record("threads that never ran side by side gave \(outcome)")
+            return
+        }
+        #expect(reason.contains("ran side by side in 0 steps of the 100 needed"))
+    }
+
+    @Test("senders in step count the steps they make side by side, and a correct source passes when they are asked for")
+    func sideBySide() {
+        let registry = ObserverRegistry<Int>()
+        let counted = Atomic<Int>(0)
+        let outcome = MeetingThreads.rounds(
+            threads: 2, meetings: 50, budget: .seconds(20), stoppingEvery: 2, sideBySide: 300
+        ) { threads in
+            threads.sendTogether(atLeast: 200) { _, value in registry.send(value) }
+            // Counted in rounds in step only: a round that stops has none.
+            if threads.stops { #expect(threads.stepsSideBySide == 0) }
+            counted.add(threads.stepsSideBySide, ordering: .relaxed)
+            return nil
+        }
+        #expect(outcome == .pass)
+        #expect(counted.load(ordering: .relaxed) >= 300)
     }
 
     @Test("threads sending together hand over, and a correct source passes when handovers are asked for")

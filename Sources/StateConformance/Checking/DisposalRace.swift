@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 #if canImport(Darwin)
@@ -15,6 +16,30 @@ final class DisposalRace: Sendable {
     private let sentCount = Atomic<Int>(0)
     private let stopAt = Atomic<Int>(Int.max)
     private let finished = Atomic<Bool>(false)
+    /// Whether the other thread sleeps in ``waitForRunningSender()``.
+    private let otherSleeps = Atomic<Bool>(false)
+    private let wakeOtherSemaphore = DispatchSemaphore(value: 0)
+    /// Whether the sender keeps pace with the other thread (see
+    /// ``init(paced:)``).
+    private let paced: Bool
+    /// How often the other thread was seen running, in paced mode.
+    private let otherProgress = Atomic<Int>(0)
+    /// Whether the sender sleeps until the other thread runs, in paced mode.
+    private let senderSleeps = Atomic<Bool>(false)
+    private let wakeSenderSemaphore = DispatchSemaphore(value: 0)
+
+    /// Creates a race.
+    ///
+    /// - Parameter paced: Whether the two threads keep pace with each
+    ///   other on a machine busy with other work: the sender does not
+    ///   yield, and sleeps while the other thread is cut off by the
+    ///   scheduler (it is woken when the other runs again), and the other
+    ///   thread joins in while the sender runs (``waitForRunningSender()``).
+    ///   Without, a sender that is not stopped yields now and then, so that
+    ///   the two meet even on one core.
+    init(paced: Bool = false) {
+        self.paced = paced
+    }
 
     /// How many values the sender has sent.
     var sent: Int { sentCount.load(ordering: .relaxed) }
@@ -22,26 +47,153 @@ final class DisposalRace: Sendable {
     /// Sends (through `send`, given an index) until stopped, for at most a
     /// second and 50,000 values.
     ///
-    /// Unless `running`, it lets the other thread run now and then, so that
-    /// the two meet even when they share one core. A sender that the other
-    /// thread stops (`running`) never yields and is not limited to 50,000
-    /// values: on a machine busy with other work a yield parks it for
-    /// milliseconds, and a stop that finds it parked there (most, then)
-    /// lands outside the source.
+    /// Unless `running` or paced, it lets the other thread run now and
+    /// then, so that the two meet even when they share one core. A sender
+    /// that the other thread stops (`running`) never yields and is not
+    /// limited to 50,000 values: on a machine busy with other work a yield
+    /// parks it for milliseconds, and a stop that finds it parked there
+    /// (most, then) lands outside the source. A paced sender never yields
+    /// either: it sleeps while the other thread is cut off instead.
+    ///
+    /// - Parameters:
+    ///   - running: Whether the other thread stops this one.
+    ///   - send: Sends the value of the index given.
     func sendUntilStopped(running: Bool = false, _ send: (Int) -> Void) {
-        defer { finished.store(true, ordering: .releasing) }
+        defer {
+            finished.store(true, ordering: .sequentiallyConsistent)
+            wake(otherSleeps, wakeOtherSemaphore)
+        }
         let deadline = ContinuousClock.now + .seconds(1)
         let most = running ? Int.max : 50_000
         var index = 0
+        var otherSeen = (progress: -1, at: ContinuousClock.now)
         while index < stopAt.load(ordering: .relaxed) && index < most {
             send(index)
             index += 1
-            sentCount.store(index, ordering: .relaxed)
+            if paced {
+                // One order for all: the other thread stores that it sleeps,
+                // then reads this count; this stores it, then reads that.
+                sentCount.store(index, ordering: .sequentiallyConsistent)
+                wake(otherSleeps, wakeOtherSemaphore)
+                if index % 16 == 0 { keepPace(&otherSeen) }
+            } else {
+                sentCount.store(index, ordering: .relaxed)
+            }
             if index % 256 == 0 {
-                if !running { sched_yield() }
+                if !running && !paced { sched_yield() }
                 if ContinuousClock.now > deadline { return }
             }
         }
+    }
+
+    /// Sleeps while the other thread has not been seen running for a while
+    /// (cut off by the scheduler), until it runs again: in paced mode.
+    private func keepPace(_ seen: inout (progress: Int, at: ContinuousClock.Instant)) {
+        let now = ContinuousClock.now
+        let progress = otherProgress.load(ordering: .sequentiallyConsistent)
+        if progress != seen.progress {
+            seen = (progress, now)
+            return
+        }
+        // Not while the other thread is inside the source (a join may
+        // drain what this one sends for as long as it sends).
+        guard now - seen.at > .microseconds(200), !otherInside.load(ordering: .relaxed) else { return }
+        senderSleeps.store(true, ordering: .sequentiallyConsistent)
+        if otherProgress.load(ordering: .sequentiallyConsistent) == progress,
+            !finishedOther.load(ordering: .sequentiallyConsistent)
+        {
+            _ = wakeSenderSemaphore.wait(timeout: .now() + .milliseconds(20))
+        }
+        senderSleeps.store(false, ordering: .sequentiallyConsistent)
+        seen = (otherProgress.load(ordering: .sequentiallyConsistent), ContinuousClock.now)
+    }
+
+    /// Whether the other thread has done its part, in paced mode: the
+    /// sender no longer waits for it.
+    private let finishedOther = Atomic<Bool>(false)
+
+    /// Whether the other thread is inside the source, in paced mode.
+    private let otherInside = Atomic<Bool>(false)
+
+    /// Runs the other thread's call into the source (a join): in paced
+    /// mode, the sender does not sleep meanwhile, however long it takes.
+    ///
+    /// - Returns: What `body` returns.
+    func otherCall<Result>(_ body: () -> Result) -> Result {
+        guard paced else { return body() }
+        otherRuns()
+        otherInside.store(true, ordering: .sequentiallyConsistent)
+        defer {
+            otherInside.store(false, ordering: .sequentiallyConsistent)
+            otherRuns()
+        }
+        return body()
+    }
+
+    /// Notes that the other thread runs (it calls this as it goes, in
+    /// paced mode), waking the sender if it sleeps.
+    func otherRuns() {
+        guard paced else { return }
+        otherProgress.add(1, ordering: .sequentiallyConsistent)
+        wake(senderSleeps, wakeSenderSemaphore)
+    }
+
+    /// Wakes the thread that sleeps on `semaphore`, if `sleeps` says so.
+    private func wake(_ sleeps: borrowing Atomic<Bool>, _ semaphore: DispatchSemaphore) {
+        if sleeps.load(ordering: .sequentiallyConsistent), sleeps.exchange(false, ordering: .sequentiallyConsistent) {
+            semaphore.signal()
+        }
+    }
+
+    /// Returns once the sender is seen sending (two sends within a few
+    /// microseconds), so that what this thread does next runs beside it.
+    ///
+    /// On a machine busy with other work the sender is often cut off by
+    /// the scheduler: then this thread sleeps until the sender sends again
+    /// (at most 20 ms), and a woken thread is scheduled at once, so the
+    /// two run side by side again, as `MeetingThreads` does for two
+    /// senders in step.
+    ///
+    /// - Returns: Whether the sender was seen running (false: it finished,
+    ///   or did not send within 20 ms).
+    @discardableResult
+    func waitForRunningSender() -> Bool {
+        let start = sent
+        let clock = ContinuousClock()
+        let patience = clock.now + .microseconds(10)
+        var spins = 0
+        otherRuns()
+        while !finished.load(ordering: .relaxed) {
+            if sent >= start + 2 { return true }
+            spins += 1
+            if spins % 64 == 0 {
+                otherRuns()
+                if clock.now > patience { break }
+            }
+        }
+        let giveUp = DispatchTime.now() + .milliseconds(20)
+        while DispatchTime.now() < giveUp && !finished.load(ordering: .sequentiallyConsistent) {
+            let before = sentCount.load(ordering: .sequentiallyConsistent)
+            otherSleeps.store(true, ordering: .sequentiallyConsistent)
+            // Looked at again after saying so: the sender stores its count
+            // before it looks for a sleeper, so one of the two sees the other.
+            if sentCount.load(ordering: .sequentiallyConsistent) != before
+                || finished.load(ordering: .sequentiallyConsistent)
+            {
+                otherSleeps.store(false, ordering: .sequentiallyConsistent)
+            } else {
+                _ = wakeOtherSemaphore.wait(timeout: giveUp)
+                otherSleeps.store(false, ordering: .sequentiallyConsistent)
+            }
+            // Woken by a send: running now if a second follows at once.
+            let woken = sent
+            var spins = 0
+            while spins < 20_000 && !finished.load(ordering: .relaxed) {
+                if sent >= woken + 1 { return true }
+                spins += 1
+            }
+        }
+        return false
     }
 
     /// Waits, yielding, until `condition` holds, the sender has finished,
@@ -52,7 +204,7 @@ final class DisposalRace: Sendable {
         while !condition() && !finished.load(ordering: .acquiring) {
             spins += 1
             if spins % 256 == 0 {
-                sched_yield()
+                if paced { otherRuns() } else { sched_yield() }
                 if ContinuousClock.now > deadline { return }
             }
         }
@@ -60,14 +212,24 @@ final class DisposalRace: Sendable {
 
     /// Spins until the sender has sent one more value, for at most a few
     /// microseconds (the sender may be waiting for this thread).
-    func waitBrieflyForNextSend() {
+    ///
+    /// - Returns: Whether the sender sent one meanwhile: it ran while this
+    ///   thread waited.
+    @discardableResult
+    func waitBrieflyForNextSend() -> Bool {
         let sent = sent
         var spins = 0
-        while sentCount.load(ordering: .relaxed) == sent && spins < 20_000 { spins += 1 }
+        while sentCount.load(ordering: .relaxed) == sent && spins < 20_000 {
+            spins += 1
+            if spins % 256 == 0 { otherRuns() }
+        }
+        return sentCount.load(ordering: .relaxed) != sent
     }
 
     /// Lets the sender send 200 more values, then stops it.
     func stopAfterMoreSends() {
         stopAt.store(sent + 200, ordering: .relaxed)
+        finishedOther.store(true, ordering: .sequentiallyConsistent)
+        wake(senderSleeps, wakeSenderSemaphore)
     }
 }

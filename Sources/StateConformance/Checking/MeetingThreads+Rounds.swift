@@ -56,6 +56,11 @@ extension MeetingThreads {
     /// For a rule whose in-step rounds cross its windows more often than
     /// its stopping rounds do, at a fraction of their cost (a stop takes
     /// some microseconds; a step, less than one).
+    ///
+    /// With `sideBySide`, the evidence also needs that many steps made
+    /// side by side (``stepsSideBySide``, over all rounds): on a busy
+    /// machine the rounds go on until they have them, within the
+    /// stretched budget, or the outcome is inconclusive.
     static func rounds(
         threads: Int,
         meetings: Int = 200,
@@ -64,6 +69,7 @@ extension MeetingThreads {
         budget: Duration = .seconds(2),
         stoppingEvery: Int,
         resynchronising: Bool = false,
+        sideBySide: Int = 0,
         _ round: (MeetingThreads) -> String?
     ) -> Outcome {
         precondition(stoppingEvery >= 2, "A set of rounds stops threads at most every other round.")
@@ -71,6 +77,7 @@ extension MeetingThreads {
         let start = clock.now
         var met = 0
         var handedOver = 0
+        var stepsSideBySide = 0
         var rounds = 0
         // The share of their processors the rounds' threads got: the budget
         // stretches on a busy machine (see `BusyMachine`).
@@ -101,10 +108,11 @@ extension MeetingThreads {
             }
             met += meeting.meetings
             handedOver += max(0, meeting.handovers - 2 * threads)
+            stepsSideBySide += meeting.stepsSideBySide
             processor += meeting.processorUse.processor
             wall += meeting.processorUse.wall
             Heartbeat.beat()
-        } while (met < meetings || handedOver < handovers || rounds < minimumRounds)
+        } while (met < meetings || handedOver < handovers || stepsSideBySide < sideBySide || rounds < minimumRounds)
             && (clock.now < deadline || rounds < 3)
         guard met > 0 else {
             return .inconclusive("the \(threads) threads never met inside the source in \(rounds) round(s)")
@@ -116,6 +124,14 @@ extension MeetingThreads {
                     + "\(Int((Double(processor) / Double(max(wall, 1)) * 100).rounded()))% of their processors (the "
                     + "machine's cores were busy with other work, or the threads were kept on one core); run it again "
                     + "on a quieter machine"
+            )
+        }
+        guard stepsSideBySide >= sideBySide else {
+            return .inconclusive(
+                "in \(rounds) round(s) the \(threads) threads ran side by side in \(stepsSideBySide) steps of the "
+                    + "\(sideBySide) needed, in \(clock.now - start), with "
+                    + "\(Int((Double(processor) / Double(max(wall, 1)) * 100).rounded()))% of their processors (the "
+                    + "machine's cores were busy with other work); run it again on a quieter machine"
             )
         }
         return .pass

@@ -1,3 +1,4 @@
+import Foundation
 import StateCore
 import Synchronization
 
@@ -55,12 +56,19 @@ extension Conformance {
         // Added from another thread while values are sent: many late
         // observers a round, each of which must hear a replay at some
         // instant, then the rest.
-        return MeetingThreads.rounds(threads: 2, meetings: 20) { threads in
+        // At least 40 late observers that joined while the sender ran
+        // (quiet, 10 rounds make about 150-190; with four CPU-bound
+        // processes beside them on two cores, a round makes one to three,
+        // and a replay that skipped a gate it saw free was caught after
+        // one to seven).
+        return MeetingThreads.rounds(threads: 2, meetings: 20, stoppingEvery: 2, sideBySide: 40) { threads in
             let instance = source.make()
             let early = Log()
             let earlySubscription = instance.subscribe(early.append)
             let lateObservers = LockedValue<[(log: Log, subscription: Disposable)]>([])
-            let race = DisposalRace()
+            // Paced: on a busy machine, each thread sleeps while the other
+            // is cut off, so that joins meet sends in flight.
+            let race = DisposalRace(paced: ProcessInfo.processInfo.activeProcessorCount >= 2)
             threads.run { thread in
                 if thread == 0 {
                     race.sendUntilStopped { value in
@@ -78,32 +86,49 @@ extension Conformance {
                 // Not before the sender is under way, with values to replay.
                 race.waitUntil { race.sent >= 4 }
                 // A source that replays everything, or hops to a queue, makes
-                // each late observer slow: a round adds them for 10 ms at most.
-                let deadline = ContinuousClock.now + .milliseconds(10)
+                // each late observer slow: a round adds them for 10 ms of
+                // this thread's processor time at most (on a busy machine
+                // it sleeps while the sender is cut off), and 1 s in all.
+                let deadline = (
+                    processor: BusyMachine.threadProcessorTime() + .milliseconds(10),
+                    wall: ContinuousClock.now + .seconds(1)
+                )
                 for _ in 0..<(threads.stops ? stoppedLateObserversPerRound : lateObserversPerRound) {
-                    if ContinuousClock.now > deadline { break }
+                    if BusyMachine.threadProcessorTime() > deadline.processor || ContinuousClock.now > deadline.wall {
+                        break
+                    }
                     if !threads.stops {
                         // Join at a different point each time.
                         let sent = race.sent
                         let gap = Int.random(in: 0..<8)
                         race.waitUntil { race.sent >= sent + gap }
+                        // On a busy machine the sender is often cut off: join
+                        // while it runs.
+                        race.waitForRunningSender()
                     }
                     let late = Log()
                     let first = Atomic<Bool>(true)
                     let subscriber = currentThreadIdentity()
+                    let sentBefore = race.sent
                     let subscription = threads.call {
-                        instance.subscribe { value in
-                            // The first value heard on this thread (the replay
-                            // inside subscribe) waits a moment for a send of
-                            // the other thread: if nothing keeps it out, it
-                            // reaches this observer before its replay ends.
-                            if first.exchange(false, ordering: .relaxed), currentThreadIdentity() == subscriber {
-                                race.waitBrieflyForNextSend()
+                        race.otherCall {
+                            instance.subscribe { value in
+                                // The first value heard on this thread (the
+                                // replay inside subscribe) waits a moment for
+                                // a send of the other thread: if nothing keeps
+                                // it out, it reaches this observer before its
+                                // replay ends.
+                                if first.exchange(false, ordering: .relaxed), currentThreadIdentity() == subscriber {
+                                    race.waitBrieflyForNextSend()
+                                }
+                                late.append(value)
                             }
-                            late.append(value)
                         }
                     }
+                    // The sender ran while this observer joined.
+                    if race.sent > sentBefore { threads.noteSideBySide() }
                     lateObservers.modify { $0.append((late, subscription)) }
+                    race.otherRuns()
                 }
                 race.stopAfterMoreSends()
             }

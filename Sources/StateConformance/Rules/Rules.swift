@@ -60,11 +60,13 @@ extension Conformance {
         minimumRounds: Int = 10,
         stoppingEvery: Int = 2,
         resynchronising: Bool = false,
+        sideBySide: Int = 0,
         _ round: (MeetingThreads) -> String?
     ) -> Outcome {
         MeetingThreads.rounds(
             threads: 2, meetings: sendMeetings, handovers: sendHandovers, minimumRounds: minimumRounds,
-            budget: .seconds(6), stoppingEvery: stoppingEvery, resynchronising: resynchronising, round)
+            budget: .seconds(6), stoppingEvery: stoppingEvery, resynchronising: resynchronising,
+            sideBySide: sideBySide, round)
     }
 
 }
