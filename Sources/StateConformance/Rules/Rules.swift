@@ -61,11 +61,12 @@ extension Conformance {
         stoppingEvery: Int = 2,
         resynchronising: Bool = false,
         sideBySide: Int = 0,
+        budget: Duration = .seconds(6),
         _ round: (MeetingThreads) -> String?
     ) -> Outcome {
         MeetingThreads.rounds(
             threads: 2, meetings: sendMeetings, handovers: sendHandovers, minimumRounds: minimumRounds,
-            budget: .seconds(6), stoppingEvery: stoppingEvery, resynchronising: resynchronising,
+            budget: budget, stoppingEvery: stoppingEvery, resynchronising: resynchronising,
             sideBySide: sideBySide, round)
     }
 
