@@ -267,11 +267,13 @@ public final class MeetingThreads: Sendable {
     /// while the other runs, and with every round sleeping it was caught
     /// in 18 runs of 20 under load. The steps made side by side are
     /// counted (`stepsSideBySide`), and a rule may ask for a number of
-    /// them: C3 asks for 6,000 (its 150 rounds make about 39,000 on a
-    /// quiet machine, 6,000 to 8,000 with four CPU-bound processes beside
-    /// the kit on two cores, and go on until they have them). Under that load its gate taken by a load and
-    /// then a store was caught in 20 of 20 runs (in an earlier
-    /// measurement without the count, 14 of 20; before rounds slept, 1).
+    /// them. With four CPU-bound processes beside the kit on two cores,
+    /// C3's gate taken by a load and then a store was caught in 20 of 20
+    /// runs in one measurement, 14 of 20 in another (1 of 20 before rounds
+    /// slept). Asking C3 for 6,000 such steps caught it in 20 of 20, but
+    /// under the thread sanitizer, whose sends outlast the patience, the
+    /// steps never counted and the rule ran out its budget: a count that
+    /// holds there too is still to come.
     ///
     /// In a round whose threads stop one another, the first thread sends
     /// without waiting, and each of the others' sends (a quarter of

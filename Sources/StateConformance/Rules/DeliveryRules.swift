@@ -73,20 +73,7 @@ extension Conformance {
         // hundred and fifty, in none of 300. A round costs about a
         // millisecond in release; the rule's budget still bounds a slow
         // source.
-        // And at least 6,000 steps side by side: on a quiet machine the
-        // 150 rounds make about 39,000; with four CPU-bound processes
-        // beside them on two cores, 6,000 to 8,000 in 30 to 60 s, and the
-        // rounds in step caught the gate after 50 to 2,200 (in 12 runs of
-        // 12). Under that load, asking for 6,000 caught it in 20 runs of
-        // 20, for 3,000 in 19; the slowest correct twin needs about 61 s for
-        // 6,000, so the budget is 9 s, stretched up to 90 s under load
-        // (inside the check's time limit, stretched up to 100 s). Rounds in
-        // step that never sleep make more such steps a second under that
-        // load, but worse ones: with 6,000 of them the gate was caught in 7
-        // runs of 10.
-        racingSenders(
-            minimumRounds: 150, stoppingEvery: 3, resynchronising: true, sideBySide: 6_000, budget: .seconds(9)
-        ) { threads in
+        racingSenders(minimumRounds: 150, stoppingEvery: 3, resynchronising: true) { threads in
             let instance = source.make()
             let inside = Atomic<Int>(0)
             let running = Atomic<Int>(-1)
