@@ -16,17 +16,15 @@ final class DisposalRace: Sendable {
     private let sentCount = Atomic<Int>(0)
     private let stopAt = Atomic<Int>(Int.max)
     private let finished = Atomic<Bool>(false)
-    /// Whether the other thread sleeps in ``waitForRunningSender()``.
-    private let otherSleeps = Atomic<Bool>(false)
-    private let wakeOtherSemaphore = DispatchSemaphore(value: 0)
+    /// The other thread, asleep in ``waitForRunningSender()``.
+    private let other = Sleeper()
     /// Whether the sender keeps pace with the other thread (see
     /// ``init(paced:)``).
     private let paced: Bool
     /// How often the other thread was seen running, in paced mode.
     private let otherProgress = Atomic<Int>(0)
-    /// Whether the sender sleeps until the other thread runs, in paced mode.
-    private let senderSleeps = Atomic<Bool>(false)
-    private let wakeSenderSemaphore = DispatchSemaphore(value: 0)
+    /// The sender, asleep until the other thread runs, in paced mode.
+    private let sender = Sleeper()
 
     /// Creates a race.
     ///
@@ -61,7 +59,7 @@ final class DisposalRace: Sendable {
     func sendUntilStopped(running: Bool = false, _ send: (Int) -> Void) {
         defer {
             finished.store(true, ordering: .sequentiallyConsistent)
-            wake(otherSleeps, wakeOtherSemaphore)
+            other.wakeIfAsleep()
         }
         let deadline = ContinuousClock.now + .seconds(1)
         let most = running ? Int.max : 50_000
@@ -74,7 +72,7 @@ final class DisposalRace: Sendable {
                 // One order for all: the other thread stores that it sleeps,
                 // then reads this count; this stores it, then reads that.
                 sentCount.store(index, ordering: .sequentiallyConsistent)
-                wake(otherSleeps, wakeOtherSemaphore)
+                other.wakeIfAsleep()
                 if index % 16 == 0 { keepPace(&otherSeen) }
             } else {
                 sentCount.store(index, ordering: .relaxed)
@@ -98,13 +96,13 @@ final class DisposalRace: Sendable {
         // Not while the other thread is inside the source (a join may
         // drain what this one sends for as long as it sends).
         guard now - seen.at > .microseconds(200), !otherInside.load(ordering: .relaxed) else { return }
-        senderSleeps.store(true, ordering: .sequentiallyConsistent)
+        sender.waiting.store(true, ordering: .sequentiallyConsistent)
         if otherProgress.load(ordering: .sequentiallyConsistent) == progress,
             !finishedOther.load(ordering: .sequentiallyConsistent)
         {
-            _ = wakeSenderSemaphore.wait(timeout: .now() + .milliseconds(20))
+            _ = sender.wake.wait(timeout: .now() + .milliseconds(20))
         }
-        senderSleeps.store(false, ordering: .sequentiallyConsistent)
+        sender.waiting.store(false, ordering: .sequentiallyConsistent)
         seen = (otherProgress.load(ordering: .sequentiallyConsistent), ContinuousClock.now)
     }
 
@@ -135,14 +133,7 @@ final class DisposalRace: Sendable {
     func otherRuns() {
         guard paced else { return }
         otherProgress.add(1, ordering: .sequentiallyConsistent)
-        wake(senderSleeps, wakeSenderSemaphore)
-    }
-
-    /// Wakes the thread that sleeps on `semaphore`, if `sleeps` says so.
-    private func wake(_ sleeps: borrowing Atomic<Bool>, _ semaphore: DispatchSemaphore) {
-        if sleeps.load(ordering: .sequentiallyConsistent), sleeps.exchange(false, ordering: .sequentiallyConsistent) {
-            semaphore.signal()
-        }
+        sender.wakeIfAsleep()
     }
 
     /// Returns once the sender is seen sending (two sends within a few
@@ -174,16 +165,16 @@ final class DisposalRace: Sendable {
         let giveUp = DispatchTime.now() + .milliseconds(20)
         while DispatchTime.now() < giveUp && !finished.load(ordering: .sequentiallyConsistent) {
             let before = sentCount.load(ordering: .sequentiallyConsistent)
-            otherSleeps.store(true, ordering: .sequentiallyConsistent)
+            other.waiting.store(true, ordering: .sequentiallyConsistent)
             // Looked at again after saying so: the sender stores its count
             // before it looks for a sleeper, so one of the two sees the other.
             if sentCount.load(ordering: .sequentiallyConsistent) != before
                 || finished.load(ordering: .sequentiallyConsistent)
             {
-                otherSleeps.store(false, ordering: .sequentiallyConsistent)
+                other.waiting.store(false, ordering: .sequentiallyConsistent)
             } else {
-                _ = wakeOtherSemaphore.wait(timeout: giveUp)
-                otherSleeps.store(false, ordering: .sequentiallyConsistent)
+                _ = other.wake.wait(timeout: giveUp)
+                other.waiting.store(false, ordering: .sequentiallyConsistent)
             }
             // Woken by a send: running now if a second follows at once.
             let woken = sent
@@ -212,24 +203,19 @@ final class DisposalRace: Sendable {
 
     /// Spins until the sender has sent one more value, for at most a few
     /// microseconds (the sender may be waiting for this thread).
-    ///
-    /// - Returns: Whether the sender sent one meanwhile: it ran while this
-    ///   thread waited.
-    @discardableResult
-    func waitBrieflyForNextSend() -> Bool {
+    func waitBrieflyForNextSend() {
         let sent = sent
         var spins = 0
         while sentCount.load(ordering: .relaxed) == sent && spins < 20_000 {
             spins += 1
             if spins % 256 == 0 { otherRuns() }
         }
-        return sentCount.load(ordering: .relaxed) != sent
     }
 
     /// Lets the sender send 200 more values, then stops it.
     func stopAfterMoreSends() {
         stopAt.store(sent + 200, ordering: .relaxed)
         finishedOther.store(true, ordering: .sequentiallyConsistent)
-        wake(senderSleeps, wakeSenderSemaphore)
+        sender.wakeIfAsleep()
     }
 }

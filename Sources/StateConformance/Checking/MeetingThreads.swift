@@ -465,11 +465,7 @@ public final class MeetingThreads: Sendable {
     /// Wakes every other thread sleeping in ``waitForOthers(thread:toReach:counts:)``.
     private func wakeSleepers(but thread: Int) {
         for (index, sleeper) in sleepers.enumerated() where index != thread {
-            if sleeper.waiting.load(ordering: .sequentiallyConsistent),
-                sleeper.waiting.exchange(false, ordering: .sequentiallyConsistent)
-            {
-                sleeper.wake.signal()
-            }
+            sleeper.wakeIfAsleep()
         }
     }
 
@@ -500,13 +496,6 @@ public final class MeetingThreads: Sendable {
     /// One thread's count of values sent.
     private final class Counter: Sendable {
         let value = Atomic<Int>(0)
-    }
-
-    /// A thread asleep in ``waitForOthers(thread:toReach:counts:)``, and
-    /// how to wake it.
-    private final class Sleeper: Sendable {
-        let waiting = Atomic<Bool>(false)
-        let wake = DispatchSemaphore(value: 0)
     }
 
     /// One thread's identity.

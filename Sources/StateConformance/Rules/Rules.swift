@@ -60,14 +60,11 @@ extension Conformance {
         minimumRounds: Int = 10,
         stoppingEvery: Int = 2,
         resynchronising: Bool = false,
-        sideBySide: Int = 0,
-        budget: Duration = .seconds(6),
         _ round: (MeetingThreads) -> String?
     ) -> Outcome {
         MeetingThreads.rounds(
             threads: 2, meetings: sendMeetings, handovers: sendHandovers, minimumRounds: minimumRounds,
-            budget: budget, stoppingEvery: stoppingEvery, resynchronising: resynchronising,
-            sideBySide: sideBySide, round)
+            budget: .seconds(6), stoppingEvery: stoppingEvery, resynchronising: resynchronising, round)
     }
 
 }
