@@ -1,16 +1,91 @@
+/// One middleware's handling of one action, as one value: every phase the
+/// step can be in and, for each event, the phase it moves to and the action
+/// the step then takes.
+///
+/// ```
+///            next, inside on            on returned
+/// running ───────────────────▶ passedOnInside ─────────────▶ passedOn
+///    │  on returned                             next          ▲
+///    ├──────────────────────▶ waiting ────────────────────────┤
+///    │  next, from another thread while on runs               │
+///    └────────────────────────────────────────────────────────┘
+/// ```
+///
+/// - **running**: the middleware's `on` runs; `next` not called yet.
+/// - **passedOnInside**: `next` was called inside `on`, on its thread: the
+///   action went on there and then, in the store's order.
+/// - **waiting**: `on` returned without calling `next`; its work is kept
+///   until `next` is called or the store goes away.
+/// - **passedOn**: final. `next` was called and `on` has returned: the work
+///   is disposed; a second `next` is reported and ignored.
+///
+/// The function is pure; ``MiddlewareStep`` keeps the phase behind its
+/// lock, moves it there, and performs the action after unlocking.
+enum MiddlewareProgress: Equatable, Sendable, CaseIterable {
+    case running
+    case passedOnInside
+    case waiting
+    case passedOn
+
+    /// What happens to a step.
+    enum Event: Equatable, Sendable {
+        /// The middleware called `next`; `insideOn` says whether on the
+        /// thread running its `on`, before `on` returned.
+        case nextCalled(insideOn: Bool)
+        /// The middleware's `on` returned its work.
+        case onReturned
+    }
+
+    /// What the step does after a transition, with no lock held.
+    enum Action: Equatable, Sendable {
+        /// Dispose the work and pass the action on now, in the store's
+        /// order (still inside `on`).
+        case passOnNow
+        /// Dispose the work and pass the action on later, posted in the
+        /// store's order (never waiting: a middleware may block the
+        /// store's thread until this thread's work is done).
+        case passOnLater
+        /// Report a second `next`, and ignore it.
+        case reportNextCalledTwice
+        /// Keep the returned work until `next` is called.
+        case keepWork
+        /// Dispose the returned work at once (`next` was called already),
+        /// reporting it if it holds work that is not done (`next` was
+        /// called inside `on`, which then returned an effect it cancelled).
+        case disposeWork(reportIfHeld: Bool)
+    }
+
+    /// The phase `self` moves to on `event`, and the action to take.
+    func transition(on event: Event) -> (MiddlewareProgress, Action) {
+        switch (self, event) {
+        case (.running, .nextCalled(insideOn: true)):
+            return (.passedOnInside, .passOnNow)
+        case (.running, .nextCalled(insideOn: false)), (.waiting, .nextCalled):
+            return (.passedOn, .passOnLater)
+        case (.passedOnInside, .nextCalled), (.passedOn, .nextCalled):
+            return (self, .reportNextCalledTwice)
+        case (.running, .onReturned):
+            return (.waiting, .keepWork)
+        case (.passedOnInside, .onReturned):
+            return (.passedOn, .disposeWork(reportIfHeld: true))
+        case (.passedOn, .onReturned):
+            // `next` came from another thread while `on` still ran.
+            return (.passedOn, .disposeWork(reportIfHeld: false))
+        case (.waiting, .onReturned):
+            // `on` returns once.
+            return (.waiting, .keepWork)
+        }
+    }
+}
+
 /// One middleware's handling of one action: its `next`, called at most once,
 /// and its disposable, disposed once `next` has been called or when the
 /// store goes away.
+///
+/// Its life is one ``MiddlewareProgress``.
 final class MiddlewareStep<State: StateType>: @unchecked Sendable {
     // Safe to share: `progress` is behind its lock; `work` is a thread-safe
-    // disposable; `store`, `index` and `id` are immutable.
-    private struct Progress {
-        /// The thread running the middleware's `on`, until it returns.
-        var synchronousThread: UInt?
-        var nextCalled = false
-        /// Whether `next` was called inside `on`, on its thread.
-        var nextCalledInside = false
-    }
+    // disposable; the other properties are immutable.
 
     /// Weak: a middleware may call `next` after the store has gone away,
     /// which then does nothing.
@@ -18,7 +93,9 @@ final class MiddlewareStep<State: StateType>: @unchecked Sendable {
     private let index: Int
     /// This step's key among the store's pending middlewares.
     private let id: Int
-    private let progress: LockedValue<Progress>
+    /// The thread running the middleware's `on`.
+    private let onThread: UInt
+    private let progress = LockedValue(MiddlewareProgress.running)
     /// The middleware's disposable, assigned when `on` returns.
     private let work: SingleAssignmentDisposable
 
@@ -28,30 +105,35 @@ final class MiddlewareStep<State: StateType>: @unchecked Sendable {
         let work = SingleAssignmentDisposable()
         self.work = work
         id = store.pending.modify { $0.insert(work) }
-        progress = LockedValue(Progress(synchronousThread: currentThreadIdentity()))
+        onThread = currentThreadIdentity()
+    }
+
+    /// Moves the phase on `event` under the lock; returns the action.
+    private func transition(on event: MiddlewareProgress.Event) -> MiddlewareProgress.Action {
+        progress.modify { phase in
+            let (next, action) = phase.transition(on: event)
+            phase = next
+            return action
+        }
     }
 
     /// The middleware passed `action` on.
     func next(_ action: Action) {
         guard let store else { return }
-        let synchronous = progress.modify { progress -> Bool? in
-            guard !progress.nextCalled else { return nil }
-            progress.nextCalled = true
-            progress.nextCalledInside = progress.synchronousThread == currentThreadIdentity()
-            return progress.nextCalledInside
-        }
-        guard let synchronous else {
-            Diagnostics.report(.nextCalledTwice(middleware: type(of: store.middlewares[index]), action: action))
-            return
-        }
-        finish()
-        if synchronous {
+        // Inside `on` only while the step runs; `transition` checks the
+        // phase under the lock.
+        switch transition(on: .nextCalled(insideOn: onThread == currentThreadIdentity())) {
+        case .passOnNow:
+            finish()
             // Still inside the middleware's `on`, in the store's order.
             store.pass(action, from: index + 1)
-        } else {
-            // Never waits: a middleware may be blocking the store's thread
-            // until this thread's work is done.
+        case .passOnLater:
+            finish()
             store.source.post(store, (action, index + 1)) { store, job in store.pass(job.0, from: job.1) }
+        case .reportNextCalledTwice:
+            Diagnostics.report(.nextCalledTwice(middleware: type(of: store.middlewares[index]), action: action))
+        case .keepWork, .disposeWork:
+            break
         }
     }
 
@@ -62,14 +144,13 @@ final class MiddlewareStep<State: StateType>: @unchecked Sendable {
     /// action on): reported, since a middleware that starts an effect,
     /// calls `next` first and returns the effect has cancelled it.
     func finishSynchronousPass(returning disposable: Disposable, action: Action) {
-        let passedOn = progress.modify { progress -> Bool in
-            progress.synchronousThread = nil
-            return progress.nextCalledInside
-        }
-        if passedOn, let store, !disposable.isDisposed, !disposable.holdsNoWork {
+        if case .disposeWork(reportIfHeld: true) = transition(on: .onReturned), let store, !disposable.isDisposed,
+            !disposable.holdsNoWork
+        {
             Diagnostics.report(
                 .workReturnedAfterNext(middleware: type(of: store.middlewares[index]), action: action))
         }
+        // Disposed at once if `next` was called (`finish` disposed `work`).
         work.setDisposable(disposable)
         if disposable.isDisposed {
             // Nothing to dispose later (a middleware that drops an action

@@ -62,7 +62,7 @@ public final class Core<StateType: State> {
     /// Every subscriber's link not yet removed, by subscriber.
     @usableFromInline let links = LockedValue<[ObjectIdentifier: SubscriberLink<StateType>]>([:])
     /// How each type of subscriber is updated, resolved once per type.
-    @usableFromInline let resolvers = LockedValue<[ResolverKey: SubscriberResolver<StateType>]>([:])
+    @usableFromInline let kinds = LockedValue<[KindKey: SubscriberKind<StateType>]>([:])
     /// The core's own serial queue, for subscribers added with a `nil` queue.
     @usableFromInline let ownQueue: QueueScheduler
 
@@ -122,7 +122,7 @@ public final class Core<StateType: State> {
         let table = links.value
         var released = Set<ObjectIdentifier>()
         for link in table.values
-        where link.subscriber == nil && !link.cancelled.load(ordering: .acquiring) {
+        where link.subscriber == nil && link.currentPhase == .subscribed {
             released.insert(ObjectIdentifier(link.observer))
         }
         return released
@@ -130,7 +130,7 @@ public final class Core<StateType: State> {
 
     deinit {
         for link in links.value.values {
-            link.cancel(waiting: false)
+            link.handle(.coreEnded)
         }
     }
 
@@ -178,7 +178,7 @@ public final class Core<StateType: State> {
     ///     when `nil`. It runs on `scheduler`.
     @inlinable
     public func add(subscriber: AnySubscriber, notifyOn scheduler: Scheduler, selector: ((StateType) -> Any)? = nil) {
-        let updater = resolver(for: subscriber, selected: selector != nil).updater(selector: selector)
+        let updater = kind(of: subscriber, selected: selector != nil).updater(selector: selector)
         let link = SubscriberLink(
             core: self, subscriber: subscriber, scheduler: scheduler, updater: updater, observer: source.subscription())
         guard register(link) else { return }
@@ -190,32 +190,32 @@ public final class Core<StateType: State> {
     /// cast to `any Subscriber<StateType>` costs microseconds; state-bench
     /// S4).
     @inlinable
-    func resolver(for subscriber: AnySubscriber, selected: Bool) -> SubscriberResolver<StateType> {
-        let key = ResolverKey(type: ObjectIdentifier(type(of: subscriber)), selected: selected)
-        if let known = resolvers.modify({ $0[key] }) {
+    func kind(of subscriber: AnySubscriber, selected: Bool) -> SubscriberKind<StateType> {
+        let key = KindKey(type: ObjectIdentifier(type(of: subscriber)), selected: selected)
+        if let known = kinds.modify({ $0[key] }) {
             return known
         }
-        let resolver = SubscriberResolver<StateType>(resolving: subscriber, selected: selected)
-        resolvers.modify { $0[key] = resolver }
-        return resolver
+        let resolved = SubscriberKind<StateType>(resolving: subscriber, selected: selected)
+        kinds.modify { $0[key] = resolved }
+        return resolved
     }
 
     /// Records `link` unless its subscriber is already subscribed.
     @inlinable
     func register(_ link: SubscriberLink<StateType>) -> Bool {
-        guard let subscriber = link.subscriber else { return false }
-        let key = ObjectIdentifier(subscriber)
+        // The caller holds the subscriber: no need to load it from the link.
+        let key = link.key
         let (isNew, replaced) = links.modify { table -> (Bool, SubscriberLink<StateType>?) in
             let existing = table[key]
             // A released subscriber's address may have been reused, and a
             // link being removed gives way to a new one.
-            if let existing, existing.subscriber != nil, !existing.cancelled.load(ordering: .acquiring) {
+            if let existing, existing.isLive {
                 return (false, nil)
             }
             table[key] = link
             return (true, existing)
         }
-        replaced?.cancel(waiting: false)
+        replaced?.handle(.replaced)
         return isNew
     }
 
@@ -247,16 +247,12 @@ public final class Core<StateType: State> {
         // whole table (state-bench S4).
         let found = links.modify { $0[key] }
         guard let link = found, link.subscriber === subscriber else { return }
-        // Cancelled while still in the table: a concurrent `remove` finds it
+        // Stopped while still in the table: a concurrent `remove` finds it
         // and waits as this one does. A link whose `update` may still be
         // running (this call did not wait for it) stays in the table until
         // that update ends, so that a `remove` from another thread still
-        // finds it and waits.
-        if link.cancel(waiting: !isInCallback) {
-            link.leaveWhenIdle()
-        } else {
-            forget(link)
-        }
+        // finds it and waits (`SubscriberLifecycle`).
+        link.remove(waiting: !isInCallback)
     }
 
     /// Whether the calling thread is inside the core's work or a queue
@@ -383,9 +379,9 @@ extension Core: Replayable {
 // and the tables are behind locks.
 extension Core: @unchecked Sendable where StateType: Sendable {}
 
-/// The key under which a subscriber type's resolver is remembered.
+/// The key under which a subscriber type's kind is remembered.
 @usableFromInline
-struct ResolverKey: Hashable {
+struct KindKey: Hashable {
     @usableFromInline let type: ObjectIdentifier
     @usableFromInline let selected: Bool
 

@@ -64,7 +64,7 @@ extension Source where Self: AnyObject {
     @inlinable
     public func add(subscriber: AnySubscriber, notifyOn scheduler: Scheduler, selector: ((Value) -> Any)? = nil) {
         let key = SubscriptionKey(source: self, subscriber: subscriber)
-        let updater = SubscriberResolver<Value>(resolving: subscriber, selected: selector != nil)
+        let updater = SubscriberKind<Value>(resolving: subscriber, selected: selector != nil)
             .updater(selector: selector)
         let subscription = SourceSubscription(
             key: key, source: self, subscriber: subscriber,
@@ -221,7 +221,7 @@ final class SourceSubscription<Value>: CancellableSubscription, @unchecked Senda
     @usableFromInline weak let typed: (any Subscriber<Value>)?
     @usableFromInline let key: SubscriptionKey
     @usableFromInline let scheduler: Scheduler
-    @usableFromInline let updater: SubscriberUpdater<Value>
+    @usableFromInline let updater: any SubscriberUpdater<Value>
     /// The gate updates pass through on a scheduler other than an immediate
     /// one (nil for an immediate one, which runs inside the source's
     /// delivery, where the source's own disposal waits for it).
@@ -237,7 +237,7 @@ final class SourceSubscription<Value>: CancellableSubscription, @unchecked Senda
         subscriber: AnySubscriber,
         typed: (any Subscriber<Value>)?,
         scheduler: Scheduler,
-        updater: SubscriberUpdater<Value>
+        updater: any SubscriberUpdater<Value>
     ) {
         self.key = key
         self.source = source
@@ -305,7 +305,7 @@ final class SourceSubscription<Value>: CancellableSubscription, @unchecked Senda
             released()
             return
         }
-        switch updater.update(subscriber, value) {
+        switch updater.update(subscriber, with: value) {
         case .updated:
             break
         case .mismatch(let sent):
