@@ -36,7 +36,8 @@ enum MiddlewareProgress: Equatable, Sendable, CaseIterable {
         case onReturned
     }
 
-    /// What the step does after a transition, with no lock held.
+    /// What the step does after a transition, once the step's lock is let
+    /// go.
     enum Action: Equatable, Sendable {
         /// Dispose the work and pass the action on now, in the store's
         /// order (still inside `on`).

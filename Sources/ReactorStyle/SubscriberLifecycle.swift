@@ -24,7 +24,7 @@
 ///
 /// The function is pure: ``SubscriberLink`` keeps the phase in an atomic
 /// and moves it with ``transition(from:on:)``, then performs the action
-/// with no lock held. An event that leaves the phase as it is (a state
+/// holding none of its own or the core's table locks. An event that leaves the phase as it is (a state
 /// arriving, most of all) costs one atomic load.
 @usableFromInline
 enum SubscriberLifecycle {
@@ -62,7 +62,8 @@ enum SubscriberLifecycle {
         case coreEnded
     }
 
-    /// What the link does after a transition, with no lock held.
+    /// What the link does after a transition, holding none of its own or
+    /// the core's table locks.
     @usableFromInline
     enum Action: Equatable, Sendable {
         /// Nothing.

@@ -125,8 +125,9 @@ final class SubscriberLink<StateType: State>: @unchecked Sendable {
         }
     }
 
-    /// Moves the phase on `event`, then performs the action (with no lock
-    /// held), and the actions of the events it leads to.
+    /// Moves the phase on `event`, then performs the action (holding none
+    /// of the link's or the core's table locks), and the actions of the
+    /// events it leads to.
     ///
     /// Inlinable, so that it runs specialised for the state type (an
     /// unspecialised `forget` looks up the table's generic metadata:
