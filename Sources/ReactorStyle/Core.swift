@@ -236,6 +236,14 @@ public final class Core<StateType: State> {
     /// (that could deadlock: two subscribers removing each other); from
     /// inside the subscriber's own `update` it takes effect at once.
     ///
+    /// Called from inside another source's delivery (another core's work,
+    /// an immediate subscriber of another core, an observer of a Ducks
+    /// store or a Receiver), it waits as a call from any other thread does.
+    /// If the running `update` meanwhile waits for that source (it fires
+    /// the other core), the two wait for each other. Remove the subscriber
+    /// from a queue subscriber's `update` there, or from outside that
+    /// delivery.
+    ///
     /// - Parameter subscriber: The subscriber to remove. Removing one that
     ///   was never added, or whose removal is complete (no `update` of it
     ///   runs any more), does nothing.

@@ -240,6 +240,9 @@ struct SubscriberLinkPhaseTests {
         waitFor(removed)
         #expect(ended.value, "remove returned before the update ended")
         #expect(link.currentPhase == .left)
+        // Out of the table by the remover, or by the update's end on its
+        // queue, whichever moved the link to `left`.
+        Self.drain(scheduler)
         #expect(Self.link(of: hook, in: core) == nil)
     }
 
@@ -337,6 +340,10 @@ struct SubscriberLinkPhaseTests {
         }
         #expect(sawEnded.value == [true, true], "round \(round)")
         #expect(link.currentPhase == .left)
+        // The update's end may have moved the link to `left` just before
+        // the removers looked (then it leaves the table itself, on its
+        // queue, right after): once the queue is idle, it has.
+        Self.drain(scheduler)
         #expect(core.links.value.isEmpty)
     }
 }
