@@ -189,17 +189,22 @@ enum SubscriberUpdates {
         return threads.value.contains(thread)
     }
 
-    /// Runs `body` marked as inside an `update`.
+    /// Marks the calling thread as inside an `update`, until ``leave(_:)``.
+    ///
+    /// - Returns: The thread, to hand to ``leave(_:)``.
     @usableFromInline
-    static func running(_ body: () -> Void) {
+    static func enter() -> UInt {
         let thread = currentThreadIdentity()
         threads.modify { $0.append(thread) }
-        defer {
-            threads.modify { threads in
-                if let index = threads.lastIndex(of: thread) { threads.remove(at: index) }
-            }
+        return thread
+    }
+
+    /// Ends the mark ``enter()`` made on `thread`.
+    @usableFromInline
+    static func leave(_ thread: UInt) {
+        threads.modify { threads in
+            if let index = threads.lastIndex(of: thread) { threads.remove(at: index) }
         }
-        body()
     }
 }
 
@@ -290,9 +295,12 @@ final class SourceSubscription<Value>: CancellableSubscription, @unchecked Senda
 
     private func updateThroughGate(with value: Value) {
         guard let gate else { return }
-        SubscriberUpdates.running {
-            gate.run { update(with: value) }
+        let thread = SubscriberUpdates.enter()
+        if gate.enter() {
+            update(with: value)
+            gate.leave()
         }
+        SubscriberUpdates.leave(thread)
     }
 
     @inlinable

@@ -175,25 +175,22 @@ final class SubscriberLink<StateType: State>: @unchecked Sendable {
                 update(with: state)
             }
         } else {
-            handler = { [self] state in notify(state) }
+            // Schedules each state on the subscriber's scheduler, in the
+            // core's order.
+            handler = { [self] state in
+                guard delivers else { return }
+                guard subscriber != nil else {
+                    handle(.subscriberReleased)
+                    return
+                }
+                let update = UncheckedSendable((self, state))
+                scheduler.schedule {
+                    let (link, state) = update.value
+                    link.updateThroughGate(with: state)
+                }
+            }
         }
         source.add(observer, replaying: true, handler)
-    }
-
-    /// Schedules `state` for the subscriber on its scheduler; runs in the
-    /// core's order.
-    @usableFromInline
-    func notify(_ state: StateType) {
-        guard delivers else { return }
-        guard subscriber != nil else {
-            handle(.subscriberReleased)
-            return
-        }
-        let update = UncheckedSendable((self, state))
-        scheduler.schedule {
-            let (link, state) = update.value
-            link.updateThroughGate(with: state)
-        }
     }
 
     /// Updates the subscriber on its scheduler, unless the link stopped
@@ -201,9 +198,16 @@ final class SubscriberLink<StateType: State>: @unchecked Sendable {
     @usableFromInline
     func updateThroughGate(with state: StateType) {
         guard let gate else { return }
-        SubscriberUpdates.running {
-            gate.run { update(with: state) }
+        // Marked as inside an update (a `remove` from here does not wait
+        // for another queue's update), and through the gate (a `remove` from
+        // another thread waits for this update; none starts once it
+        // returned).
+        let thread = SubscriberUpdates.enter()
+        if gate.enter() {
+            update(with: state)
+            gate.leave()
         }
+        SubscriberUpdates.leave(thread)
         // Removed while its update ran (from inside it, or from inside some
         // callback on another thread, neither of which waits): it stayed in
         // the core's table, so that a `remove` from another thread found it
