@@ -14,17 +14,12 @@ import Testing
 /// not wait.
 @Suite("Reactor: a remove from inside another core's delivery, of a subscriber whose update fires that core")
 struct CrossCoreRemoveTests {
-    struct Tally: ReactorStyle.State, Sendable {
-        var count = 0
-        mutating func react(to event: Event) { count += 1 }
-    }
+    // The phase tests' state, event and subscriber.
+    typealias Tally = SubscriberLinkPhaseTests.Tally
+    typealias Tick = SubscriberLinkPhaseTests.Tick
 
-    struct Tick: Event {}
-
-    final class Hook: Subscriber, @unchecked Sendable {
-        let body: (Int) -> Void
-        init(_ body: @escaping (Int) -> Void) { self.body = body }
-        func update(with state: Tally) { body(state.count) }
+    static func hook(_ body: @escaping (Int) -> Void) -> SubscriberLinkPhaseTests.Hook {
+        SubscriberLinkPhaseTests.Hook { _, count in body(count) }
     }
 
     @Test("removed from a queue subscriber of the other core: neither waits for the other")
@@ -38,7 +33,7 @@ struct CrossCoreRemoveTests {
         let sawRemoveReturn = LockedValue(false)
         // x: a queue subscriber of A; its update fires B once B's work is
         // removing it.
-        let x = Hook { count in
+        let x = Self.hook { count in
             guard count == 1 else { return }
             inUpdate.signal()
             _ = removing.wait(timeout: .now() + 10)
@@ -50,7 +45,7 @@ struct CrossCoreRemoveTests {
         }
         a.add(subscriber: x, notifyOn: QueueScheduler(label: "CrossCoreRemoveTests.x"))
         // y: a queue subscriber of B that removes x from inside its update.
-        let y = Hook { count in
+        let y = Self.hook { count in
             guard count == 1 else { return }
             removing.signal()
             a.remove(subscriber: x)
