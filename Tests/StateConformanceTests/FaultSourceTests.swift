@@ -1,3 +1,4 @@
+import Foundation
 import PackageSources
 import StateCore
 import Synchronization
@@ -188,22 +189,34 @@ struct FaultSourceTests {
         #expect(outcome == .pass)
     }
 
-    /// Thread 0 parks inside a call while thread 1 makes 100 calls: 100
-    /// meetings, one handover, and no step side by side, as when the
+    /// Thread 0 parks inside a call while thread 1 makes 100 calls.
+    ///
+    /// 100 meetings, one handover, and no step side by side, as when the
     /// scheduler cuts one thread off for the other's whole turn.
-    static func parkOneWhileTheOtherCalls(_ threads: MeetingThreads) {
+    ///
+    /// - Parameters:
+    ///   - threads: The threads of one round.
+    ///   - asleep: Whether the threads spend their part asleep, as threads
+    ///     of a busy machine wait for their processors (they get a small
+    ///     share of them), rather than spinning (all of them).
+    static func parkOneWhileTheOtherCalls(_ threads: MeetingThreads, asleep: Bool = false) {
         let parked = Atomic<Bool>(false)
         let done = Atomic<Bool>(false)
+        let wake = DispatchSemaphore(value: 0)
         threads.run { thread in
             if thread == 0 {
                 threads.call {
                     parked.store(true, ordering: .sequentiallyConsistent)
+                    if asleep { wake.wait() }
                     while !done.load(ordering: .sequentiallyConsistent) {}
                 }
             } else {
                 while !parked.load(ordering: .sequentiallyConsistent) {}
+                // Cut off for a while: wall time without processor time.
+                if asleep { usleep(20_000) }
                 for _ in 0..<100 { threads.call {} }
                 done.store(true, ordering: .sequentiallyConsistent)
+                wake.signal()
             }
         }
     }
@@ -228,22 +241,27 @@ struct FaultSourceTests {
         #expect(reason.contains("handed over 0 times of the 100 needed"))
     }
 
-    @Test("threads that meet but never run side by side are inconclusive when steps side by side are asked for")
+    @Test(
+        "threads that meet but never run side by side on a busy machine are inconclusive when steps side by side are asked for"
+    )
     func neverSideBySide() {
         // Thread 0 parks inside a call while thread 1 makes 100 calls: 100
         // meetings, none of them a step the two made side by side.
-        let outcome = MeetingThreads.rounds(
+        // The threads sleep, as on a busy machine (they get a small share
+        // of their processors): steps side by side are asked for there.
+        let busy = MeetingThreads.rounds(
             threads: 2, meetings: 10, budget: .milliseconds(50), stoppingEvery: 2, sideBySide: 100
         ) { threads in
-            Self.parkOneWhileTheOtherCalls(threads)
+            Self.parkOneWhileTheOtherCalls(threads, asleep: true)
             #expect(threads.stepsSideBySide == 0)
             return nil
         }
-        guard case .inconclusive(let reason) = outcome else {
-            Issue.record("threads that never ran side by side gave \(outcome)")
+        guard case .inconclusive(let reason) = busy else {
+            Issue.record("threads that never ran side by side on a busy machine gave \(busy)")
             return
         }
         #expect(reason.contains("ran side by side in 0 steps of the 100 needed"))
+        #expect(reason.contains("% of their processors"))
     }
 
     @Test("senders in step count the steps they make side by side, and a correct source passes when they are asked for")
@@ -260,7 +278,9 @@ struct FaultSourceTests {
             return nil
         }
         #expect(outcome == .pass)
-        #expect(counted.load(ordering: .relaxed) >= 300)
+        // On a busy machine the 300 asked for; on a quiet one, what ten
+        // rounds make (about half of them in step).
+        #expect(counted.load(ordering: .relaxed) > 0)
     }
 
     @Test("threads sending together hand over, and a correct source passes when handovers are asked for")

@@ -26,6 +26,12 @@ enum BusyMachine {
     /// with a 6 s budget takes at most 60 s on a busy machine.
     static let maximumStretch = 10.0
 
+    /// Below this share of their processors, a race rule's threads ran on
+    /// a busy machine: one that asks for steps side by side counts them
+    /// rather than rounds (quiet, the threads get nearly all of theirs;
+    /// beside four CPU-bound processes on two cores, about 1%).
+    static let busyShare = 0.5
+
     /// The processor time the calling thread has used.
     static func threadProcessorTime() -> Duration {
         var time = timespec()

@@ -257,23 +257,24 @@ public final class MeetingThreads: Sendable {
     /// race whose window is a few instructions wide is crossed once or not
     /// at all. A thread that does not catch up within the moment (10 µs)
     /// has been cut off: the others go on without it, and meet it where it
-    /// was parked. In a round that resynchronises (every other round in
-    /// step of a rule that asks for it, C3), they sleep until it sends
-    /// instead (at most 20 ms): a thread that spun on would spend its share
-    /// of its core while the other waited for its own, and the two would
-    /// seldom run at once again; a woken thread is scheduled at once, so
-    /// the two run side by side again, in step. Only some rounds sleep: a
-    /// mailbox per observer (C2) needs one thread parked inside the source
-    /// while the other runs, and with every round sleeping it was caught
-    /// in 18 runs of 20 under load. The steps made side by side are
+    /// was parked. The moment is 10 µs and four times the quickest send
+    /// the thread made, so that a slow build (debug, or under the thread
+    /// sanitizer, where a send outlasts 10 µs) is not taken for a busy
+    /// machine. In a round that resynchronises (every round in step of a
+    /// rule that asks for it, C3), they sleep until it sends instead (at
+    /// most 20 ms): a thread that spun on would spend its share of its
+    /// core while the other waited for its own, and the two would seldom
+    /// run at once again; a woken thread is scheduled at once, so the two
+    /// run side by side again, in step. Other rules' rounds do not sleep:
+    /// a mailbox per observer (C2) needs one thread parked inside the
+    /// source while the other runs, and with every round sleeping it was
+    /// caught in 18 runs of 20 under load. The steps made side by side are
     /// counted (`stepsSideBySide`), and a rule may ask for a number of
-    /// them. With four CPU-bound processes beside the kit on two cores,
-    /// C3's gate taken by a load and then a store was caught in 20 of 20
-    /// runs in one measurement, 14 of 20 in another (1 of 20 before rounds
-    /// slept). Asking C3 for 6,000 such steps caught it in 20 of 20, but
-    /// under the thread sanitizer, whose sends outlast the patience, the
-    /// steps never counted and the rule ran out its budget: a count that
-    /// holds there too is still to come.
+    /// them on a busy machine. With four CPU-bound processes beside the
+    /// kit on two cores, C3's gate taken by a load and then a store was
+    /// caught in 14 of 20 runs when every other round in step slept, and
+    /// in 20 of 20 with every round sleeping and 5,000 steps side by side
+    /// asked for.
     ///
     /// In a round whose threads stop one another, the first thread sends
     /// without waiting, and each of the others' sends (a quarter of
@@ -323,6 +324,11 @@ public final class MeetingThreads: Sendable {
         // Spun on for the delay: this thread's alone, so that the spin
         // slows no other thread down.
         let spinner = Atomic<Int>(0)
+        // The quickest send this thread made: how long a send takes here
+        // when nothing cuts it off (longer in a debug build, far longer
+        // under the thread sanitizer), so that a thread that waits for
+        // the others' sends to end waits longer for longer sends.
+        var fastestSend = Duration.seconds(1)
         var index = 0
         while index < values * 100 {
             if index >= values, counts.allSatisfy({ $0.value.load(ordering: .relaxed) >= values }) { break }
@@ -333,11 +339,14 @@ public final class MeetingThreads: Sendable {
                 _ = spinner.load(ordering: .relaxed)
             }
             let metBefore = met.load(ordering: .relaxed)
+            let sendStart = ContinuousClock.now
             call { send(thread, index) }
+            fastestSend = min(fastestSend, ContinuousClock.now - sendStart)
             index += 1
             counts[thread].value.store(index, ordering: .sequentiallyConsistent)
             wakeSleepers(but: thread)
-            let inStep = waitForOthers(thread: thread, toReach: index, counts: counts)
+            let inStep = waitForOthers(
+                thread: thread, toReach: index, counts: counts, patience: Self.patience + fastestSend * 4)
             // Counted by the first thread only: one count per step.
             if thread == 0 && inStep && met.load(ordering: .relaxed) != metBefore {
                 sideBySideCount.add(1, ordering: .relaxed)
@@ -409,7 +418,7 @@ public final class MeetingThreads: Sendable {
     /// - Returns: Whether every other thread caught up within the moment
     ///   (or was ahead): the threads ran side by side.
     @discardableResult
-    private func waitForOthers(thread: Int, toReach sent: Int, counts: [Counter]) -> Bool {
+    private func waitForOthers(thread: Int, toReach sent: Int, counts: [Counter], patience: Duration) -> Bool {
         var deadline: ContinuousClock.Instant?
         var spins = 0
         while true {
@@ -420,7 +429,7 @@ public final class MeetingThreads: Sendable {
                 if let deadline {
                     if now > deadline { break }
                 } else {
-                    deadline = now + Self.patience
+                    deadline = now + patience
                 }
             }
         }

@@ -73,7 +73,17 @@ extension Conformance {
         // hundred and fifty, in none of 300. A round costs about a
         // millisecond in release; the rule's budget still bounds a slow
         // source.
-        racingSenders(minimumRounds: 150, stoppingEvery: 3, resynchronising: true) { threads in
+        // On a busy machine, 5,000 steps side by side instead (see
+        // `rounds`), in rounds that sleep while a sender is cut off: with
+        // four CPU-bound processes beside them on two cores, such rounds
+        // make about 200 such steps a second, and caught the gate after
+        // 120 to 2,030 (in 20 runs of 20); 150 rounds take 60 to 90 s
+        // there. The slowest correct twin makes 5,000 in about 50 s, so
+        // the budget is 9 s, stretched up to 90 s on a busy machine
+        // (inside the check's time limit, stretched up to 100 s).
+        racingSenders(
+            minimumRounds: 150, stoppingEvery: 3, resynchronising: true, sideBySide: 5_000, budget: .seconds(9)
+        ) { threads in
             let instance = source.make()
             let inside = Atomic<Int>(0)
             let running = Atomic<Int>(-1)

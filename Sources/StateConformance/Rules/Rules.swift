@@ -51,20 +51,25 @@ extension Conformance {
     /// about once per value when they run side by side.
     static let sendHandovers = 1_000
 
-    /// The rounds of a rule whose two threads both send: enough meetings
-    /// and enough handovers, within 6 s (a busy machine needs longer to
-    /// give its threads time side by side), well inside a check's time
-    /// limit (10 s), so that a slow source runs out of evidence, not time:
-    /// inconclusive, never "a deadlock?".
+    /// The rounds of a rule whose two threads both send.
+    ///
+    /// Enough meetings and enough handovers, within 6 s by default (a busy machine needs
+    /// longer to give its threads time side by side), inside a check's
+    /// time limit (10 s), so that a slow source runs out of evidence, not
+    /// time: inconclusive, never "a deadlock?". See
+    /// `MeetingThreads.rounds` for the other parameters.
     static func racingSenders(
         minimumRounds: Int = 10,
         stoppingEvery: Int = 2,
         resynchronising: Bool = false,
+        sideBySide: Int = 0,
+        budget: Duration = .seconds(6),
         _ round: (MeetingThreads) -> String?
     ) -> Outcome {
         MeetingThreads.rounds(
             threads: 2, meetings: sendMeetings, handovers: sendHandovers, minimumRounds: minimumRounds,
-            budget: .seconds(6), stoppingEvery: stoppingEvery, resynchronising: resynchronising, round)
+            budget: budget, stoppingEvery: stoppingEvery, resynchronising: resynchronising, sideBySide: sideBySide,
+            round)
     }
 
 }
