@@ -131,7 +131,7 @@ extension MeetingThreads {
             return .inconclusive(
                 "in \(rounds) round(s) the \(threads) threads ran side by side too little to tell: they handed "
                     + "over \(handedOver) times of the \(handovers) needed in \(clock.now - start), with "
-                    + "\(Int((Double(processor) / Double(max(wall, 1)) * 100).rounded()))% of their processors (the "
+                    + "\(Int((share * 100).rounded()))% of their processors (the "
                     + "machine's cores were busy with other work, or the threads were kept on one core); run it again "
                     + "on a quieter machine"
             )
