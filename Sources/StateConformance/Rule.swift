@@ -25,8 +25,10 @@ public struct Rule: Sendable {
     /// The rule in one sentence.
     public let sentence: String
     /// How long the check may go without progress before it counts as
-    /// failed (a deadlock); a race rule's rounds on a busy machine stretch
-    /// it, up to ten times, while they keep finishing.
+    /// failed (a deadlock); a check that makes progress (a race rule's
+    /// rounds finish, or their senders' sends return) goes on, up to ten
+    /// times as long, as on a busy machine or with a source whose sends
+    /// are slow.
     public let timeLimit: Duration
     let appliesTo: @Sendable (SourceTraits) -> Bool
     let check: @Sendable (ConformanceSource) -> Outcome

@@ -61,7 +61,18 @@ final class Heartbeat: Sendable {
 
     /// Notes progress of the check running on this thread, if any.
     static func beat() {
-        byThread.value[currentThreadIdentity()]?.beats.add(1, ordering: .relaxed)
+        current?.beatNow()
+    }
+
+    /// The heartbeat of the check running on this thread, if any: for the
+    /// check's helper threads to beat on (``beatNow()``).
+    static var current: Heartbeat? {
+        byThread.value[currentThreadIdentity()]
+    }
+
+    /// Notes progress of this heartbeat's check, from any thread.
+    func beatNow() {
+        beats.add(1, ordering: .relaxed)
     }
 
     /// Runs `body` as the check of this heartbeat, on the calling thread.

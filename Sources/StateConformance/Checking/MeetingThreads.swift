@@ -64,6 +64,9 @@ public final class MeetingThreads: Sendable {
     private let handoverCount = Atomic<Int>(0)
     private let sideBySideCount = Atomic<Int>(0)
     private let firstProcessor: Int
+    /// The heartbeat of the check that made this set, if any: its senders
+    /// beat as they go (see ``noteSent(_:)``).
+    private let heartbeat = Heartbeat.current
     /// How many of this set's stops missed.
     private let missedStops = Atomic<Int>(0)
     /// How many of this set's stops stopped their thread.
@@ -344,6 +347,7 @@ public final class MeetingThreads: Sendable {
             fastestSend = min(fastestSend, ContinuousClock.now - sendStart)
             index += 1
             counts[thread].value.store(index, ordering: .sequentiallyConsistent)
+            noteSent(index)
             wakeSleepers(but: thread)
             let inStep = waitForOthers(
                 thread: thread, toReach: index, counts: counts, patience: Self.patience + fastestSend * 4)
@@ -372,6 +376,7 @@ public final class MeetingThreads: Sendable {
             call { send(0, index) }
             index += 1
             counts[0].value.store(index, ordering: .releasing)
+            noteSent(index)
             if index % 1_024 == 0 && ContinuousClock.now > deadline { break }
         }
     }
@@ -397,8 +402,20 @@ public final class MeetingThreads: Sendable {
             whileStopping(thread: 0) { call { send(thread, index) } }
             index += 1
             counts[thread].value.store(index, ordering: .releasing)
+            noteSent(index)
             if index % 8 == 0 && ContinuousClock.now > deadline { break }
         }
+    }
+
+    /// Tells the check's watchdog that a sender is making progress, every
+    /// 64th send.
+    ///
+    /// A round whose sends are slow (a source whose send takes
+    /// milliseconds, or threads starved by other work) can outlast the
+    /// rule's time limit, and is alive as long as its sends return. A
+    /// send that never returns beats no more, and the watchdog reports it.
+    private func noteSent(_ index: Int) {
+        if index % 64 == 0 { heartbeat?.beatNow() }
     }
 
     /// The longest a thread stops another in one round of
