@@ -164,18 +164,7 @@ final class DisposalRace: Sendable {
         }
         let giveUp = DispatchTime.now() + .milliseconds(20)
         while DispatchTime.now() < giveUp && !finished.load(ordering: .sequentiallyConsistent) {
-            let before = sentCount.load(ordering: .sequentiallyConsistent)
-            other.waiting.store(true, ordering: .sequentiallyConsistent)
-            // Looked at again after saying so: the sender stores its count
-            // before it looks for a sleeper, so one of the two sees the other.
-            if sentCount.load(ordering: .sequentiallyConsistent) != before
-                || finished.load(ordering: .sequentiallyConsistent)
-            {
-                other.waiting.store(false, ordering: .sequentiallyConsistent)
-            } else {
-                _ = other.wake.wait(timeout: giveUp)
-                other.waiting.store(false, ordering: .sequentiallyConsistent)
-            }
+            sleepUntilTheSenderSends(since: sentCount.load(ordering: .sequentiallyConsistent), until: giveUp)
             // Woken by a send: running now if a second follows at once.
             let woken = sent
             var spins = 0
@@ -199,6 +188,16 @@ final class DisposalRace: Sendable {
                 if ContinuousClock.now > deadline { return }
             }
         }
+    }
+
+    /// Sleeps until the sender has sent more than `count` values or
+    /// finished, or until `giveUp`.
+    private func sleepUntilTheSenderSends(since count: Int, until giveUp: DispatchTime) {
+        other.sleep(
+            while: {
+                sentCount.load(ordering: .sequentiallyConsistent) == count
+                    && !finished.load(ordering: .sequentiallyConsistent)
+            }, until: giveUp)
     }
 
     /// Spins until the sender has sent one more value, for at most a few

@@ -263,15 +263,15 @@ public final class MeetingThreads: Sendable {
     /// was parked. The moment is 10 µs and four times the quickest send
     /// the thread made, so that a slow build (debug, or under the thread
     /// sanitizer, where a send outlasts 10 µs) is not taken for a busy
-    /// machine. In a round that resynchronises (every round in step of a
-    /// rule that asks for it, C3), they sleep until it sends instead (at
-    /// most 20 ms): a thread that spun on would spend its share of its
-    /// core while the other waited for its own, and the two would seldom
-    /// run at once again; a woken thread is scheduled at once, so the two
-    /// run side by side again, in step. Other rules' rounds do not sleep:
-    /// a mailbox per observer (C2) needs one thread parked inside the
-    /// source while the other runs, and with every round sleeping it was
-    /// caught in 18 runs of 20 under load. The steps made side by side are
+    /// machine. In a round that resynchronises (every other round in
+    /// step, and every one of a rule that asks for it, C3), they sleep
+    /// until it sends instead (at most 20 ms): a thread that spun on would
+    /// spend its share of its core while the other waited for its own, and
+    /// the two would seldom run at once again; a woken thread is scheduled
+    /// at once, so the two run side by side again, in step. The other
+    /// rounds do not sleep: a mailbox per observer (C2) needs one thread
+    /// parked inside the source while the other runs, and with every round
+    /// sleeping it was caught in 18 runs of 20 under load. The steps made side by side are
     /// counted (`stepsSideBySide`), and a rule may ask for a number of
     /// them on a busy machine. With four CPU-bound processes beside the
     /// kit on two cores, C3's gate taken by a load and then a store was
@@ -287,7 +287,9 @@ public final class MeetingThreads: Sendable {
     /// hops to a queue of its own has that queue's thread take a processor
     /// the stops need, and makes each stop slow while the first thread
     /// floods the queue (the rest of such a round would take tens of
-    /// milliseconds for the same evidence).
+    /// milliseconds for the same evidence). Past its own values, the first
+    /// thread sleeps while the others have sent nothing for a millisecond
+    /// (they wait for a processor), until they send again.
     ///
     /// - Parameters:
     ///   - values: How many values each thread sends at least.
@@ -309,7 +311,8 @@ public final class MeetingThreads: Sendable {
                 sendStopped(values: values, stoppingDone: stoppingDone, counts: counts, send)
             } else {
                 sendStopping(thread: thread, stoppedSends: stoppedSends, counts: counts, send)
-                stoppingDone.value.add(1, ordering: .releasing)
+                stoppingDone.value.add(1, ordering: .sequentiallyConsistent)
+                sleepers[0].wakeIfAsleep()
             }
         }
         return counts.map { $0.value.load(ordering: .relaxed) }
@@ -370,15 +373,51 @@ public final class MeetingThreads: Sendable {
         _ send: @Sendable (_ thread: Int, _ index: Int) -> Void
     ) {
         let deadline = ContinuousClock.now + .seconds(1)
+        var othersLastSent = (count: 0, at: ContinuousClock.now)
         var index = 0
         while index < values * 100 {
-            if index >= values, stoppingDone.value.load(ordering: .acquiring) == count - 1 { break }
+            if index >= values, stoppingDone.value.load(ordering: .sequentiallyConsistent) == count - 1 { break }
+            if index >= values && index % 64 == 0 {
+                waitWhileStoppingStalls(since: &othersLastSent, stoppingDone: stoppingDone, counts: counts)
+            }
             call { send(0, index) }
             index += 1
             counts[0].value.store(index, ordering: .releasing)
             noteSent(index)
             if index % 1_024 == 0 && ContinuousClock.now > deadline { break }
         }
+    }
+
+    /// Past its own values, the first thread of a round whose threads stop
+    /// one another sleeps while the others have sent nothing for a while
+    /// (``stallLimit``), until one of them sends again (at most
+    /// ``sleepLimit``).
+    ///
+    /// On a busy machine a stopping thread waits for a processor most of
+    /// the time. The first thread sent on alone all the while, up to a
+    /// hundred times its values in the round (in rounds of 100 to 450 ms
+    /// with four CPU-bound processes beside the kit on two cores, each
+    /// adding about ten handovers), and the two seldom ran at once again.
+    /// Woken by the others' next send, it is scheduled at once, beside
+    /// them. On a quiet machine the others send every few microseconds,
+    /// and it never sleeps.
+    private func waitWhileStoppingStalls(
+        since last: inout (count: Int, at: ContinuousClock.Instant),
+        stoppingDone: Counter,
+        counts: [Counter]
+    ) {
+        let othersSent = { counts.dropFirst().reduce(0) { $0 + $1.value.load(ordering: .sequentiallyConsistent) } }
+        let sent = othersSent()
+        let now = ContinuousClock.now
+        guard sent == last.count else {
+            last = (sent, now)
+            return
+        }
+        guard now - last.at > Self.stallLimit else { return }
+        sleepers[0].sleep(
+            while: { othersSent() == sent && stoppingDone.value.load(ordering: .sequentiallyConsistent) < count - 1 },
+            atMost: Self.sleepLimit)
+        last = (othersSent(), ContinuousClock.now)
     }
 
     /// Another thread's part of ``sendTogether(atLeast:_:)`` in a round
@@ -401,7 +440,8 @@ public final class MeetingThreads: Sendable {
             }
             whileStopping(thread: 0) { call { send(thread, index) } }
             index += 1
-            counts[thread].value.store(index, ordering: .releasing)
+            counts[thread].value.store(index, ordering: .sequentiallyConsistent)
+            sleepers[0].wakeIfAsleep()
             noteSent(index)
             if index % 8 == 0 && ContinuousClock.now > deadline { break }
         }
@@ -458,21 +498,7 @@ public final class MeetingThreads: Sendable {
         // a woken thread is scheduled at once: both run side by side
         // again, in step. Bounded: after `sleepLimit`, it goes on alone.
         guard sleepsWhenCutOff else { return false }
-        let sleeper = sleepers[thread]
-        let giveUp = DispatchTime.now() + Self.sleepLimit
-        while DispatchTime.now() < giveUp {
-            sleeper.waiting.store(true, ordering: .sequentiallyConsistent)
-            // Looked at again after saying so: the other thread stores its
-            // count before it looks for sleepers, so one of the two sees
-            // the other.
-            guard isBehind(sent, counts) else {
-                sleeper.waiting.store(false, ordering: .sequentiallyConsistent)
-                return false
-            }
-            _ = sleeper.wake.wait(timeout: giveUp)
-            sleeper.waiting.store(false, ordering: .sequentiallyConsistent)
-            guard isBehind(sent, counts) else { return false }
-        }
+        sleepers[thread].sleep(while: { isBehind(sent, counts) }, atMost: Self.sleepLimit)
         return false
     }
 
@@ -497,6 +523,10 @@ public final class MeetingThreads: Sendable {
 
     /// How long a thread waits for the others after each send.
     private static let patience = Duration.microseconds(10)
+    /// How long the others of a round whose threads stop one another may
+    /// send nothing before the first thread sleeps until they do: a
+    /// hundred times as long as a stop lasts.
+    private static let stallLimit = Duration.milliseconds(1)
     /// How long a thread sleeps at most, once its patience is out, for the
     /// others to catch up.
     private static let sleepLimit = DispatchTimeInterval.milliseconds(20)

@@ -14,6 +14,31 @@ final class Sleeper: Sendable {
     /// What it sleeps on.
     let wake = DispatchSemaphore(value: 0)
 
+    /// Sleeps while `stillWaiting` holds, for at most `limit`, woken by
+    /// ``wakeIfAsleep()``: the other thread changes what `stillWaiting`
+    /// reads (with a sequentially consistent store), then wakes it.
+    func sleep(while stillWaiting: () -> Bool, atMost limit: DispatchTimeInterval) {
+        sleep(while: stillWaiting, until: DispatchTime.now() + limit)
+    }
+
+    /// Sleeps while `stillWaiting` holds, until `giveUp` at the latest (see
+    /// ``sleep(while:atMost:)``).
+    func sleep(while stillWaiting: () -> Bool, until giveUp: DispatchTime) {
+        while DispatchTime.now() < giveUp {
+            waiting.store(true, ordering: .sequentiallyConsistent)
+            // Looked at again after saying so: the other thread stores
+            // what changed before it looks for sleepers, so one of the two
+            // sees the other.
+            guard stillWaiting() else {
+                waiting.store(false, ordering: .sequentiallyConsistent)
+                return
+            }
+            _ = wake.wait(timeout: giveUp)
+            waiting.store(false, ordering: .sequentiallyConsistent)
+            guard stillWaiting() else { return }
+        }
+    }
+
     /// Wakes the thread if it sleeps; at most one signal per sleep.
     func wakeIfAsleep() {
         if waiting.load(ordering: .sequentiallyConsistent), waiting.exchange(false, ordering: .sequentiallyConsistent) {
