@@ -283,7 +283,8 @@ public final class MeetingThreads: Sendable {
     /// without waiting, and each of the others' sends (a quarter of
     /// `values`: a stop costs some microseconds, and the first thread
     /// sends all the while) goes all the way through the source while the
-    /// first is stopped wherever it was, for at most 10 ms: a source that
+    /// first is stopped wherever it was, for at most 10 ms of the
+    /// stopping thread's processor time (and 200 ms in all): a source that
     /// hops to a queue of its own has that queue's thread take a processor
     /// the stops need, and makes each stop slow while the first thread
     /// floods the queue (the rest of such a round would take tens of
@@ -430,7 +431,14 @@ public final class MeetingThreads: Sendable {
         counts: [Counter],
         _ send: @Sendable (_ thread: Int, _ index: Int) -> Void
     ) {
-        let deadline = ContinuousClock.now + Self.stoppingBudget
+        // The budget is this thread's processor time, so that a round on a
+        // busy machine, where this thread waits for a processor most of
+        // the time, makes as many stops as a quiet one; the wall-clock
+        // limit bounds a round whose stops are slow.
+        let deadline = (
+            processor: BusyMachine.threadProcessorTime() + Self.stoppingBudget,
+            wall: ContinuousClock.now + Self.stoppingWallLimit
+        )
         var jitter = Jitter(seed: thread)
         let spinner = Atomic<Int>(0)
         var index = 0
@@ -443,7 +451,11 @@ public final class MeetingThreads: Sendable {
             counts[thread].value.store(index, ordering: .sequentiallyConsistent)
             sleepers[0].wakeIfAsleep()
             noteSent(index)
-            if index % 8 == 0 && ContinuousClock.now > deadline { break }
+            if index % 8 == 0
+                && (BusyMachine.threadProcessorTime() > deadline.processor || ContinuousClock.now > deadline.wall)
+            {
+                break
+            }
         }
     }
 
@@ -458,10 +470,13 @@ public final class MeetingThreads: Sendable {
         if index % 64 == 0 { heartbeat?.beatNow() }
     }
 
-    /// The longest a thread stops another in one round of
-    /// ``sendTogether(atLeast:_:)``: far longer than a synchronous
-    /// source's stops take (some microseconds each).
+    /// The most processor time a thread spends stopping another in one
+    /// round of ``sendTogether(atLeast:_:)``: far longer than a
+    /// synchronous source's stops take (some microseconds each).
     private static let stoppingBudget = Duration.milliseconds(10)
+    /// The longest a thread stops another in one round of
+    /// ``sendTogether(atLeast:_:)``, by the clock.
+    private static let stoppingWallLimit = Duration.milliseconds(200)
 
     /// Spins a moment (about the length of a few sends; without yielding:
     /// a thread that yields lets the one it waits for run on its core
