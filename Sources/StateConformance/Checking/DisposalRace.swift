@@ -96,13 +96,11 @@ final class DisposalRace: Sendable {
         // Not while the other thread is inside the source (a join may
         // drain what this one sends for as long as it sends).
         guard now - seen.at > .microseconds(200), !otherInside.load(ordering: .relaxed) else { return }
-        sender.waiting.store(true, ordering: .sequentiallyConsistent)
-        if otherProgress.load(ordering: .sequentiallyConsistent) == progress,
-            !finishedOther.load(ordering: .sequentiallyConsistent)
-        {
-            _ = sender.wake.wait(timeout: .now() + .milliseconds(20))
-        }
-        sender.waiting.store(false, ordering: .sequentiallyConsistent)
+        sender.sleep(
+            while: {
+                otherProgress.load(ordering: .sequentiallyConsistent) == progress
+                    && !finishedOther.load(ordering: .sequentiallyConsistent)
+            }, atMost: .milliseconds(20))
         seen = (otherProgress.load(ordering: .sequentiallyConsistent), ContinuousClock.now)
     }
 

@@ -109,7 +109,8 @@ extension MeetingThreads {
             // processes beside the kit on two cores, rounds that never
             // slept handed over twice in most rounds (one thread sent its
             // values while the other waited for a processor), and C14 on
-            // eight sources took 19 s; with every other round sleeping, 2 to 3 s.
+            // eight sources took 19 s; with every other round sleeping, 2 to
+            // 3 s.
             // The others do not sleep: a race such as C2's mailboxes needs
             // one thread running while the other is parked inside the
             // source (rounds that all slept caught it in 18 of 20 runs).

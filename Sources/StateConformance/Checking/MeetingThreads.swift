@@ -271,9 +271,9 @@ public final class MeetingThreads: Sendable {
     /// at once, so the two run side by side again, in step. The other
     /// rounds do not sleep: a mailbox per observer (C2) needs one thread
     /// parked inside the source while the other runs, and with every round
-    /// sleeping it was caught in 18 runs of 20 under load. The steps made side by side are
-    /// counted (`stepsSideBySide`), and a rule may ask for a number of
-    /// them on a busy machine. With four CPU-bound processes beside the
+    /// sleeping it was caught in 18 runs of 20 under load. The steps made
+    /// side by side are counted (`stepsSideBySide`), and a rule may ask
+    /// for a number of them on a busy machine. With four CPU-bound processes beside the
     /// kit on two cores, C3's gate taken by a load and then a store was
     /// caught in 14 of 20 runs when every other round in step slept, and
     /// in 20 of 20 with every round sleeping and 5,000 steps side by side
