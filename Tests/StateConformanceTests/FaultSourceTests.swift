@@ -54,15 +54,17 @@ struct FaultSourceTests {
         }
     }
 
-    @Test("a thread stopped by the kit does nothing while the other works, then goes on")
-    func stopping() throws {
+    @Test(
+        "a thread stopped by the kit does nothing while the other works, then goes on (yielding or not)",
+        arguments: [true, false])
+    func stopping(yielding: Bool) throws {
         try #require(Pauses.available, "pauses work on Linux and Darwin")
         let counter = Atomic<Int>(0)
         let finished = Atomic<Bool>(false)
         let target = Atomic<UInt>(0)
         let stopped = Atomic<Int>(0)
         let movedWhileStopped = Atomic<Int>(0)
-        MeetingThreads(count: 2).run { thread in
+        MeetingThreads(count: 2).run(pinned: !yielding) { thread in
             if thread == 0 {
                 Pauses.allowOnThisThread()
                 target.store(currentThreadIdentity(), ordering: .sequentiallyConsistent)
@@ -72,7 +74,9 @@ struct FaultSourceTests {
             }
             while counter.load(ordering: .relaxed) < 1_000 {}
             for _ in 0..<100 {
-                let (moved, stop) = Pauses.stopping({ target.load(ordering: .sequentiallyConsistent) }) {
+                let (moved, stop) = Pauses.stopping(
+                    { target.load(ordering: .sequentiallyConsistent) }, yielding: yielding
+                ) {
                     let before = counter.load(ordering: .relaxed)
                     for _ in 0..<20 { _ = counter.load(ordering: .relaxed) }
                     return counter.load(ordering: .relaxed) != before
@@ -98,15 +102,17 @@ struct FaultSourceTests {
         #expect(movedWhileStopped.load(ordering: .relaxed) < stopped.load(ordering: .relaxed))
     }
 
-    @Test("a stop whose work waits for the stopped thread ends on its own, and both go on")
-    func stopWaitedFor() throws {
+    @Test(
+        "a stop whose work waits for the stopped thread ends on its own, and both go on (pinned or not)",
+        arguments: [false, true])
+    func stopWaitedFor(pinned: Bool) throws {
         try #require(Pauses.available, "pauses work on Linux and Darwin")
         let threads = MeetingThreads(count: 2, stops: true)
         let lock = Lock()
         let holding = Atomic<Bool>(false)
         let finished = Atomic<Bool>(false)
         let bodies = Atomic<Int>(0)
-        threads.run { thread in
+        threads.run(pinned: pinned) { thread in
             if thread == 0 {
                 while !finished.load(ordering: .relaxed) {
                     lock.withLock {

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 #if canImport(Darwin)
@@ -12,6 +13,11 @@ import Synchronization
 /// A sender racing a disposer (or a late subscriber): the sender keeps
 /// sending until the other thread has done its part and some sends have
 /// followed it, so that the two overlap even when they share one core.
+///
+/// Run its two threads on processors of their own
+/// (`MeetingThreads.run(pinned:_:)`): on a machine busy with other work
+/// a thread woken by the other is put on the waker's processor, and the
+/// two would take turns on it instead of running at once.
 final class DisposalRace: Sendable {
     private let sentCount = Atomic<Int>(0)
     private let stopAt = Atomic<Int>(Int.max)
@@ -31,11 +37,14 @@ final class DisposalRace: Sendable {
     /// - Parameter paced: Whether the two threads keep pace with each
     ///   other on a machine busy with other work: the sender does not
     ///   yield, and sleeps while the other thread is cut off by the
-    ///   scheduler (it is woken when the other runs again), and the other
-    ///   thread joins in while the sender runs (``waitForRunningSender()``).
-    ///   Without, a sender that is not stopped yields now and then, so that
-    ///   the two meet even on one core.
-    init(paced: Bool = false) {
+    ///   scheduler (it is woken when the other runs again); the other
+    ///   thread sleeps in its waits while the sender is cut off
+    ///   (``waitUntil(_:)``), and acts while the sender runs
+    ///   (``waitForRunningSender()``). Without, a sender that is not
+    ///   stopped yields now and then, so that the two meet even on one
+    ///   core. By default, paced where the machine has two processors or
+    ///   more.
+    init(paced: Bool = ProcessInfo.processInfo.activeProcessorCount >= 2) {
         self.paced = paced
     }
 
@@ -93,9 +102,19 @@ final class DisposalRace: Sendable {
             seen = (progress, now)
             return
         }
-        // Not while the other thread is inside the source (a join may
-        // drain what this one sends for as long as it sends).
-        guard now - seen.at > .microseconds(200), !otherInside.load(ordering: .relaxed) else { return }
+        guard now - seen.at > .microseconds(200) else { return }
+        if otherInside.load(ordering: .relaxed) {
+            // The other thread has been inside the source for a while:
+            // this one waits, awake, until it is out (for at most a
+            // millisecond), for what it waits for may be a lock this one
+            // takes on every send (a sender that never lets go starves a
+            // dispose() of it), or the values this one sends (a join that
+            // drains them as they come).
+            let giveUp = now + .milliseconds(1)
+            while otherInside.load(ordering: .relaxed) && ContinuousClock.now < giveUp {}
+            seen = (otherProgress.load(ordering: .sequentiallyConsistent), ContinuousClock.now)
+            return
+        }
         sender.sleep(
             while: {
                 otherProgress.load(ordering: .sequentiallyConsistent) == progress
@@ -111,8 +130,12 @@ final class DisposalRace: Sendable {
     /// Whether the other thread is inside the source, in paced mode.
     private let otherInside = Atomic<Bool>(false)
 
-    /// Runs the other thread's call into the source (a join): in paced
-    /// mode, the sender does not sleep meanwhile, however long it takes.
+    /// Runs the other thread's call into the source (a join, a
+    /// `dispose()`): in paced mode, the sender does not sleep meanwhile,
+    /// however long it takes, and once the call has lasted a while it
+    /// stops sending until the call is over, for a millisecond at most
+    /// at a time (a `dispose()` may wait for a lock the sender takes on
+    /// every send).
     ///
     /// - Returns: What `body` returns.
     func otherCall<Result>(_ body: () -> Result) -> Result {
@@ -163,39 +186,77 @@ final class DisposalRace: Sendable {
         let giveUp = DispatchTime.now() + .milliseconds(20)
         while DispatchTime.now() < giveUp && !finished.load(ordering: .sequentiallyConsistent) {
             sleepUntilTheSenderSends(since: sentCount.load(ordering: .sequentiallyConsistent), until: giveUp)
-            // Woken by a send: running now if a second follows at once.
+            // Woken by a send: running now if a second follows at once. The
+            // sender may have gone to sleep meanwhile, waiting for this
+            // thread to run: it is told, or the two sleep in turns, each
+            // waiting for the other, for 20 ms at a time.
+            otherRuns()
             let woken = sent
             var spins = 0
             while spins < 20_000 && !finished.load(ordering: .relaxed) {
                 if sent >= woken + 1 { return true }
                 spins += 1
+                if spins % 64 == 0 { otherRuns() }
             }
         }
         return false
     }
 
-    /// Waits, yielding, until `condition` holds, the sender has finished,
-    /// or a second has passed.
+    /// Waits until `condition` holds, the sender has finished, or a second
+    /// has passed: yielding now and then, or, in paced mode, sleeping
+    /// while the sender is cut off.
+    ///
+    /// In paced mode a wait that sees no send for a few microseconds
+    /// sleeps until the sender sends again, and notes that this thread
+    /// runs (``otherRuns()``) each time it wakes: so the sender, woken by
+    /// that or never asleep, runs beside it. Spinning instead spent this
+    /// thread's share of its processor while the sender waited for its
+    /// own: with four CPU-bound processes beside the kit on two cores, a
+    /// round of C7 used up its 10 ms of processor time on two or three
+    /// joins.
     func waitUntil(_ condition: () -> Bool) {
         let deadline = ContinuousClock.now + .seconds(1)
         var spins = 0
+        var seen = (sent: sent, at: ContinuousClock.now)
         while !condition() && !finished.load(ordering: .acquiring) {
             spins += 1
-            if spins % 256 == 0 {
-                if paced { otherRuns() } else { sched_yield() }
-                if ContinuousClock.now > deadline { return }
+            guard spins % 256 == 0 else { continue }
+            let now = ContinuousClock.now
+            if now > deadline { return }
+            guard paced else {
+                sched_yield()
+                continue
+            }
+            otherRuns()
+            let count = sentCount.load(ordering: .sequentiallyConsistent)
+            if count != seen.sent {
+                seen = (count, now)
+            } else if now - seen.at > .microseconds(10) {
+                sleepUntilTheSenderSends(since: count, until: .now() + .milliseconds(20), unless: condition)
+                otherRuns()
+                seen = (sentCount.load(ordering: .sequentiallyConsistent), ContinuousClock.now)
             }
         }
     }
 
     /// Sleeps until the sender has sent more than `count` values or
-    /// finished, or until `giveUp`.
-    private func sleepUntilTheSenderSends(since count: Int, until giveUp: DispatchTime) {
+    /// finished, `condition` holds (see ``wakeOther()``), or until `giveUp`.
+    private func sleepUntilTheSenderSends(
+        since count: Int, until giveUp: DispatchTime, unless condition: () -> Bool = { false }
+    ) {
         other.sleep(
             while: {
                 sentCount.load(ordering: .sequentiallyConsistent) == count
-                    && !finished.load(ordering: .sequentiallyConsistent)
+                    && !finished.load(ordering: .sequentiallyConsistent) && !condition()
             }, until: giveUp)
+    }
+
+    /// Wakes the other thread if it sleeps in ``waitUntil(_:)``, to look at
+    /// its condition again: for a change that is not a send (the sender
+    /// waiting for it, say), made with a sequentially consistent store
+    /// before this call.
+    func wakeOther() {
+        other.wakeIfAsleep()
     }
 
     /// Spins until the sender has sent one more value, for at most a few

@@ -73,6 +73,9 @@ public final class MeetingThreads: Sendable {
     private let takenStops = Atomic<Int>(0)
     /// How many stops of one set may miss before it asks for no more.
     private static let allowedMissedStops = 4
+    /// Whether the threads run on processors of their own (see
+    /// ``run(pinned:_:)``): then a stop does not yield while it waits.
+    private let pinned = Atomic<Bool>(false)
     /// Each thread's identity while it runs its part (0 before and after).
     private let identities: [Identity]
     private let sleepers: [Sleeper]
@@ -183,7 +186,8 @@ public final class MeetingThreads: Sendable {
         // wait for processors) stops asking: each miss costs 2 ms.
         guard missedStops.load(ordering: .relaxed) < Self.allowedMissedStops else { return body() }
         let (result, stop) = Pauses.stopping(
-            { identities[thread].value.load(ordering: .sequentiallyConsistent) }, while: body)
+            { identities[thread].value.load(ordering: .sequentiallyConsistent) },
+            yielding: !pinned.load(ordering: .relaxed), while: body)
         if stop == .missed { missedStops.add(1, ordering: .relaxed) }
         if stop == .stopped { takenStops.add(1, ordering: .relaxed) }
         return result
@@ -212,14 +216,18 @@ public final class MeetingThreads: Sendable {
     }
 
     /// ``run(_:)``, with each thread pinned to a processor of its own if
-    /// `pinned`.
+    /// `pinned` (and the machine has one for each, see `Processors`).
     ///
-    /// See `Processors`. Only for threads that all send: a
-    /// rule whose other thread disposes leaves the scheduler free, since a
-    /// source's own helper thread (a queue that removes a handler later)
-    /// woken onto a pinned sender's processor runs at once, ahead of it,
-    /// and closes the window the rule looks for.
-    private func run(pinned: Bool, _ body: @escaping @Sendable (_ thread: Int) -> Void) {
+    /// For threads that send side by side, and for threads that sleep
+    /// while the other is cut off by the scheduler (`DisposalRace`'s paced
+    /// races): on a machine busy with other work, a thread woken by
+    /// another is put on the waker's processor, and the two take turns on
+    /// it instead of running at once (C7's joins, unpinned, met a send in
+    /// flight in a few rounds of ten; pinned, in nearly all). Pinned
+    /// threads do not yield to each other while one stops the other (see
+    /// ``whileStopping(thread:_:)``).
+    func run(pinned: Bool, _ body: @escaping @Sendable (_ thread: Int) -> Void) {
+        self.pinned.store(pinned && Processors.canPin(count), ordering: .relaxed)
         let group = DispatchGroup()
         for index in 0..<count {
             group.enter()
@@ -327,7 +335,7 @@ public final class MeetingThreads: Sendable {
         _ send: @Sendable (_ thread: Int, _ index: Int) -> Void
     ) {
         let deadline = ContinuousClock.now + .seconds(1)
-        var jitter = Jitter(seed: thread)
+        var jitter = Jitter()
         // Spun on for the delay: this thread's alone, so that the spin
         // slows no other thread down.
         let spinner = Atomic<Int>(0)
@@ -439,7 +447,7 @@ public final class MeetingThreads: Sendable {
             processor: BusyMachine.threadProcessorTime() + Self.stoppingBudget,
             wall: ContinuousClock.now + Self.stoppingWallLimit
         )
-        var jitter = Jitter(seed: thread)
+        var jitter = Jitter()
         let spinner = Atomic<Int>(0)
         var index = 0
         while index < stoppedSends {
@@ -550,10 +558,16 @@ public final class MeetingThreads: Sendable {
     private struct Jitter {
         private var state: UInt64
 
-        init(seed: Int) {
-            // Another thread, and so another identity, each round.
-            state = 0x9E37_79B9_7F4A_7C15 &* UInt64(seed + 1) ^ UInt64(currentThreadIdentity())
-            if state == 0 { state = 1 }
+        init() {
+            // Drawn anew for each thread of each round. Not from the
+            // thread's identity, which the threads of later rounds reuse:
+            // seeded so, every round repeated the same delays, and with
+            // four CPU-bound processes beside the kit on two cores, C3's
+            // gate taken by a load then a store was caught after 4,982
+            // steps side by side in one run of 100 (and not within the
+            // 5,000 it asks for in one of another 100); seeded anew, after
+            // 2,540 at most.
+            state = UInt64.random(in: 1...UInt64.max)
         }
 
         mutating func next() -> Int {

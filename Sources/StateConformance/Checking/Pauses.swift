@@ -59,6 +59,9 @@ enum Pauses {
         /// processor to take the signal on for a while), up to 50 ms, and
         /// halved back after each stop.
         let patience = Atomic<Int>(Pauses.quickestPatience)
+        /// Whether the two threads of the current pause let others run
+        /// while they wait for each other (see `stopping(_:yielding:while:)`).
+        let yields = Atomic<Bool>(true)
         /// One pause at a time in the process, and no thread leaves a
         /// round while its pause is being asked for.
         let lock = Lock()
@@ -71,6 +74,10 @@ enum Pauses {
     /// stopped thread (it holds the source's lock), when longer stops only
     /// cost time.
     private static let longestStop = 10_000
+
+    /// The longest the pausing thread waits, without yielding, for the
+    /// thread it let go to leave the handler, in nanoseconds.
+    private static let longestWaitUntilGone = 2_000_000
 
     /// How many pauses in a row may miss, before any thread has stopped,
     /// before pauses stop being tried.
@@ -119,18 +126,32 @@ enum Pauses {
     /// time (it has left, or signals do not arrive), `body` runs with it
     /// going on.
     ///
+    /// While they wait for each other (the caller for the thread to stop,
+    /// the thread for the caller to let it go), the two yield their
+    /// processors now and then, in case they share one; threads on
+    /// processors of their own do not (`yielding` false): on a machine
+    /// busy with other work a yield hands the processor to that work for
+    /// a whole slice of the scheduler's, milliseconds, and a stop that
+    /// took microseconds when quiet took milliseconds there (C9's rounds
+    /// that stop their sender lasted 400 ms for a dozen stops, and 30 ms
+    /// for sixty without the yields). Without them every wait is still
+    /// bounded by time.
+    ///
     /// - Parameters:
     ///   - target: Reads the thread's identity, under the lock that keeps
     ///     it from leaving; 0 once it has left.
+    ///   - yielding: Whether the two threads may share a processor.
     ///   - body: What to do while it is stopped.
     /// - Returns: What `body` returns, and what became of the pause.
     static func stopping<Result>(
         _ target: () -> UInt,
+        yielding: Bool = true,
         while body: () throws -> Result
     ) rethrows -> (result: Result, stop: Stop) {
         guard available else { return (try body(), .notTried) }
         state.lock.lock()
         defer { state.lock.unlock() }
+        state.yields.store(yielding, ordering: .sequentiallyConsistent)
         let identity = target()
         guard identity != 0 else { return (try body(), .notTried) }
         let number = state.asked.add(1, ordering: .sequentiallyConsistent).newValue
@@ -168,10 +189,18 @@ enum Pauses {
     private static func release(_ number: Int, waitingUntilGone: Bool) {
         state.released.max(number, ordering: .sequentiallyConsistent)
         guard waitingUntilGone else { return }
+        let yields = state.yields.load(ordering: .relaxed)
+        let start = monotonicNanoseconds()
         var spins = 0
         while state.gone.load(ordering: .sequentiallyConsistent) < number && spins < 1 << 16 {
             spins += 1
-            if spins % 64 == 0 { sched_yield() }
+            if spins % 64 == 0 {
+                if yields {
+                    sched_yield()
+                } else if monotonicNanoseconds() - start > longestWaitUntilGone {
+                    return
+                }
+            }
         }
     }
 
@@ -183,7 +212,7 @@ enum Pauses {
             // The thread may share this one's processor: let it run, and
             // take the signal.
             if spins % 64 == 0 {
-                sched_yield()
+                if state.yields.load(ordering: .relaxed) { sched_yield() }
                 // On a busy machine a yield may last past the deadline, and
                 // the thread may have stopped meanwhile: that is no miss.
                 if ContinuousClock.now > deadline {
@@ -206,7 +235,7 @@ enum Pauses {
             // The pausing thread may share this one's processor (system
             // calls that take no lock, safe in a handler).
             if spins % 64 == 0 {
-                sched_yield()
+                if state.yields.load(ordering: .relaxed) { sched_yield() }
                 if monotonicNanoseconds() - start > longestStop { break }
             }
         }

@@ -49,12 +49,23 @@ enum Processors {
         #endif
     }
 
+    /// Whether ``pin(thread:of:startingAt:)`` gives each of `count` threads
+    /// a processor of its own: on Linux, with at least two processors,
+    /// and as many as threads.
+    static func canPin(_ count: Int) -> Bool {
+        #if os(Linux)
+            setAffinity != nil && allowed.count >= 2 && count <= allowed.count
+        #else
+            false
+        #endif
+    }
+
     /// Pins the calling thread, the `thread`th of `count`, to a processor
     /// of its own if there are enough (on Linux; elsewhere it does nothing).
     static func pin(thread: Int, of count: Int, startingAt first: Int) {
         #if os(Linux)
             let processors = allowed
-            guard processors.count >= 2, count <= processors.count else { return }
+            guard canPin(count) else { return }
             let processor = processors[(first + thread) % processors.count]
             var set = cpu_set_t()
             withUnsafeMutableBytes(of: &set) { bytes in bytes[processor / 8] |= UInt8(1 << (processor % 8)) }

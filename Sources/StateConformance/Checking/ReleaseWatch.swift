@@ -16,6 +16,22 @@ final class ReleaseWatch: Sendable {
     private let watched = Atomic<UInt>(0)
     private let waiting = Atomic<Int>(0)
     private let letGoCount = Atomic<Int>(0)
+    private let yielding: Bool
+    private let whenWaiting: @Sendable () -> Void
+
+    /// Creates a watch.
+    ///
+    /// - Parameters:
+    ///   - yielding: Whether a waiting release yields its processor now
+    ///     and then, in case the thread that lets it go shares it (false
+    ///     for threads on processors of their own: on a machine busy with
+    ///     other work a yield lasts milliseconds).
+    ///   - whenWaiting: Called on the watched thread once a release waits,
+    ///     to wake the thread that lets it go (`DisposalRace.wakeOther()`).
+    init(yielding: Bool = true, whenWaiting: @escaping @Sendable () -> Void = {}) {
+        self.yielding = yielding
+        self.whenWaiting = whenWaiting
+    }
 
     /// Watches the releases the calling thread makes.
     func watchThisThread() {
@@ -37,10 +53,11 @@ final class ReleaseWatch: Sendable {
     func released() {
         guard currentThreadIdentity() == watched.load(ordering: .sequentiallyConsistent) else { return }
         let number = waiting.add(1, ordering: .sequentiallyConsistent).newValue
+        whenWaiting()
         var spins = 0
         while letGoCount.load(ordering: .sequentiallyConsistent) < number && spins < 20_000 {
             spins += 1
-            if spins % 64 == 0 { sched_yield() }
+            if yielding && spins % 64 == 0 { sched_yield() }
         }
         letGoCount.max(number, ordering: .sequentiallyConsistent)
     }

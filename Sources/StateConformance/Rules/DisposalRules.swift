@@ -31,8 +31,11 @@ extension Conformance {
             // on: sound because dispose() waits for a running call.
             let stopping = threads.stops
             let late = Atomic<Int>(0)
+            // Paced (by default), on processors of their own (as C7's): on a busy
+            // machine each thread sleeps while the other is cut off, and
+            // a stop is made while the sender is seen running.
             let race = DisposalRace()
-            threads.run { thread in
+            threads.run(pinned: true) { thread in
                 if thread == 0 {
                     race.sendUntilStopped(running: stopping) { value in threads.call { instance.send(value % 500) } }
                     return
@@ -61,23 +64,29 @@ extension Conformance {
                         }
                     }
                     if stopping {
-                        // The sender stopped at an instant nobody chose; the
-                        // handler it calls next is disposed before it goes on.
-                        threads.whileStopping(thread: 0) {
-                            let next = line.next
-                            line.dispose(next, threads: threads)
-                            line.handlers[next].disposed()
+                        // The sender stopped at an instant nobody chose
+                        // while it runs (not where the scheduler cut it
+                        // off); the handler it calls next is disposed
+                        // before it goes on.
+                        race.waitForRunningSender()
+                        race.otherCall {
+                            threads.whileStopping(thread: 0) {
+                                let next = line.next
+                                line.dispose(next, threads: threads)
+                                line.handlers[next].disposed()
+                            }
                         }
                     } else {
                         let next = line.first
                         race.waitUntil { line.handlers[next].wasCalled }
-                        line.dispose(next, threads: threads)
+                        race.otherCall { line.dispose(next, threads: threads) }
                         line.handlers[next].disposed()
                     }
                     // A send of this thread's own, right after: not even
                     // the disposing thread may reach the handler now.
-                    instance.send(499)
+                    race.otherCall { instance.send(499) }
                     line.add()
+                    race.otherRuns()
                     let sent = race.sent
                     let gap = stopping ? Int.random(in: 1...4) : 16
                     race.waitUntil { race.sent > sent + gap }
@@ -210,9 +219,10 @@ extension Conformance {
             // a handler cancelled as the nth must hear none marked n or more.
             let late = LockedValue<[String]>([])
             let cancelled = Atomic<Int>(0)
+            // Paced, on processors of their own (as C9's).
             let race = DisposalRace()
-            let releases = ReleaseWatch()
-            threads.run { thread in
+            let releases = ReleaseWatch(yielding: !Processors.canPin(threads.count), whenWaiting: race.wakeOther)
+            threads.run(pinned: true) { thread in
                 if thread == 0 {
                     releases.watchThisThread()
                     race.sendUntilStopped { index in
@@ -234,13 +244,15 @@ extension Conformance {
                 func cancel(_ id: Int) {
                     line.handlers[id].cancelledAs.store(
                         cancelled.load(ordering: .relaxed) + 1, ordering: .sequentiallyConsistent)
-                    line.dispose(id, threads: threads)
+                    race.otherCall { line.dispose(id, threads: threads) }
                     cancelled.add(1, ordering: .sequentiallyConsistent)
                 }
                 for _ in 0..<disposalsPerRound {
                     if threads.stops {
-                        // The sender stopped at an instant nobody chose; the
-                        // handler it calls next is cancelled before it goes on.
+                        // The sender stopped at an instant nobody chose while
+                        // it runs; the handler it calls next is cancelled
+                        // before it goes on.
+                        race.waitForRunningSender()
                         threads.whileStopping(thread: 0) { cancel(line.next) }
                     } else {
                         let first = line.first
@@ -261,6 +273,7 @@ extension Conformance {
                         race.waitUntil { race.sent >= sent + 8 }
                     }
                     line.refill(to: disposalsPerRound)
+                    race.otherRuns()
                 }
                 releases.letGo()
                 race.stopAfterMoreSends()

@@ -66,10 +66,11 @@ extension Conformance {
             let early = Log()
             let earlySubscription = instance.subscribe(early.append)
             let lateObservers = LockedValue<[(log: Log, subscription: Disposable)]>([])
-            // Paced: on a busy machine, each thread sleeps while the other
-            // is cut off, so that joins meet sends in flight.
-            let race = DisposalRace(paced: ProcessInfo.processInfo.activeProcessorCount >= 2)
-            threads.run { thread in
+            // Paced (by default): on a busy machine, each thread sleeps while the other
+            // is cut off, so that joins meet sends in flight; on processors
+            // of their own, so that a woken thread runs beside the other.
+            let race = DisposalRace()
+            threads.run(pinned: true) { thread in
                 if thread == 0 {
                     race.sendUntilStopped { value in
                         if threads.stops {
