@@ -199,7 +199,12 @@ for twin in twins {
     let ownResults = results.filter { $0.source == twin.name && $0.outcome != .notApplicable }
     let failing = ownResults.filter { !$0.passed }
     if !json {
-        let verdict = failing.isEmpty ? "every rule, \(runs) of \(runs)" : failing.map(\.rule).joined(separator: ", ")
+        // With --rule, the rules it was checked against, not every rule.
+        let checked =
+            ruleFilters.isEmpty
+            ? "every rule"
+            : ownResults.isEmpty ? "no rule asked for applies" : ownResults.map(\.rule).joined(separator: ", ")
+        let verdict = failing.isEmpty ? "\(checked), \(runs) of \(runs)" : failing.map(\.rule).joined(separator: ", ")
         print(twin.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0) + verdict)
     }
     if failing.isEmpty {

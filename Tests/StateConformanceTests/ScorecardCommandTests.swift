@@ -74,6 +74,9 @@ struct ScorecardCommandTests {
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("a gated queue with tickets under the lock"), "\(result.output)")
         #expect(result.output.contains("0 faults caught, 1 correct twins passed, 0 failed"), "\(result.output)")
+        // Checked against the rule asked for only, and it says so.
+        #expect(result.output.contains("C1, 1 of 1"), "\(result.output)")
+        #expect(!result.output.contains("every rule"), "\(result.output)")
     }
 
     @Test("--faults --no-twins checks the faults only")
