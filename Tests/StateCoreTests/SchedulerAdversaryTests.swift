@@ -199,7 +199,13 @@ struct SchedulerAdversaryTests {
                 finished.set()
             }
         }
-        let deadline = ContinuousClock.now + .seconds(20)
+        // Bounded, and generously: the effect's task waits for a thread of
+        // the cooperative pool, which other suites' synchronous tests (the
+        // conformance checks, each holding a pool thread for seconds, one
+        // after another) can keep busy for over a minute on two cores; 20 s
+        // was not always enough there. A dispose() that never returns still
+        // fails, after two minutes.
+        let deadline = ContinuousClock.now + .seconds(120)
         while !finished.isSet || effects.runningCount > 0, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(1))
         }
