@@ -294,7 +294,7 @@ struct SchedulerAdversaryTests {
         // Yielding, not blocking: the effect tasks run on the cooperative
         // pool, which a blocked test thread would starve (2 cores, 2 pool
         // threads).
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(120)
         while effects.runningCount > 0, ContinuousClock.now < deadline { await Task.yield() }
         #expect(effects.runningCount == 0, "\(effects.runningCount) effect tasks never finished")
         #expect(late.value == 0, "\(late.value) of 2000 effect bodies began after dispose() had returned")
@@ -402,7 +402,7 @@ struct SchedulerAdversaryTests {
                 outerDone.add()
             }
         }
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(120)
         while effects.runningCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
         #expect(outerDone.value == 200)
         #expect(effects.runningCount == 0, "\(effects.runningCount) effect tasks never finished")
@@ -425,11 +425,11 @@ struct SchedulerAdversaryTests {
         }
         // Once the body has begun: whether it sleeps already or is about
         // to, its sleep ends cancelled.
-        let begins = ContinuousClock.now + .seconds(10)
+        let begins = ContinuousClock.now + .seconds(120)
         while !began.isSet, ContinuousClock.now < begins { try await Task.sleep(for: .milliseconds(1)) }
         #expect(began.isSet)
         disposable.dispose()
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(120)
         while effects.runningCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
         #expect(effects.runningCount == 0, "a disposed effect never finished")
         #expect(cancelled.isSet, "the sleep was not cancelled")
