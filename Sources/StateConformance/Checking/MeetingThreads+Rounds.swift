@@ -71,6 +71,12 @@ extension MeetingThreads {
     /// instructions wide. The rounds go on until they have them, within
     /// the stretched budget, or the outcome is inconclusive. On a quiet
     /// machine `minimumRounds` rounds make far more.
+    ///
+    /// With `stoppingRounds`, that many rounds whose threads stop one
+    /// another are needed for a pass, within the stretched budget, or the
+    /// outcome is inconclusive: for a rule whose stopping rounds are its
+    /// evidence, which a budget run out after three rounds (one that
+    /// stops) would otherwise leave to a single round.
     static func rounds(
         threads: Int,
         meetings: Int = 200,
@@ -78,6 +84,7 @@ extension MeetingThreads {
         minimumRounds: Int = 10,
         budget: Duration = .seconds(2),
         stoppingEvery: Int,
+        stoppingRounds: Int = 0,
         resynchronising: Bool = false,
         sideBySide: Int = 0,
         _ round: (MeetingThreads) -> String?
@@ -90,6 +97,7 @@ extension MeetingThreads {
         var stepsSideBySide = 0
         var rounds = 0
         var roundsInStep = 0
+        var roundsStopping: Int { rounds - roundsInStep }
         // The share of their processors the rounds' threads got: the budget
         // stretches on a busy machine (see `BusyMachine`).
         var processor = 0
@@ -98,7 +106,8 @@ extension MeetingThreads {
         var deadline: ContinuousClock.Instant { start + budget * BusyMachine.stretch(forShare: share) }
         var busy: Bool { sideBySide > 0 && share < BusyMachine.busyShare }
         var enoughRounds: Bool {
-            busy ? stepsSideBySide >= sideBySide && rounds >= Self.fewestRounds : rounds >= minimumRounds
+            roundsStopping >= stoppingRounds
+                && (busy ? stepsSideBySide >= sideBySide && rounds >= Self.fewestRounds : rounds >= minimumRounds)
         }
         repeat {
             // Every other round (or every stoppingEvery-th), threads that
@@ -143,6 +152,14 @@ extension MeetingThreads {
                     + "\(Int((share * 100).rounded()))% of their processors (the "
                     + "machine's cores were busy with other work, or the threads were kept on one core); run it again "
                     + "on a quieter machine"
+            )
+        }
+        guard roundsStopping >= stoppingRounds else {
+            return .inconclusive(
+                "in \(rounds) round(s) the \(threads) threads stopped one another in \(roundsStopping) of the "
+                    + "\(stoppingRounds) needed, in \(clock.now - start), with "
+                    + "\(Int((share * 100).rounded()))% of their processors (the machine's cores were busy with other "
+                    + "work, or the source is slow); run it again on a quieter machine"
             )
         }
         guard !busy || stepsSideBySide >= sideBySide else {

@@ -25,7 +25,16 @@ extension Conformance {
         }
         // Where it waits, races: a call that enters the handler after
         // dispose() returned is late whatever the source had begun.
-        return MeetingThreads.rounds(threads: 2, meetings: 256) { threads in
+        // The stopping rounds are the evidence: a flag set a few
+        // instructions after the check it guards is crossed by a stop in
+        // about four such rounds of five, with four CPU-bound processes
+        // beside the kit on two cores. With ten rounds (five stopping,
+        // fewer if the budget ran out), one loaded run of 20 missed it.
+        // So twenty rounds, and ten that stop or the outcome is
+        // inconclusive, whatever the budget.
+        return MeetingThreads.rounds(
+            threads: 2, meetings: 256, minimumRounds: 20, stoppingEvery: 2, stoppingRounds: stoppingRoundsNeeded
+        ) { threads in
             let instance = source.make()
             // Stopping the sender wherever it is, disposing and letting it go
             // on: sound because dispose() waits for a running call.
@@ -107,6 +116,9 @@ extension Conformance {
     /// How many rounds C9 holds a delivery while it disposes the other
     /// handlers.
     static let heldDeliveryRounds = 4
+
+    /// How many rounds whose sender it stops C9 needs for a pass.
+    static let stoppingRoundsNeeded = 10
 
     /// How many handlers C9 disposes in a round whose sender it stops.
     static let stoppedDisposalsPerRound = 64
