@@ -247,6 +247,39 @@ struct FaultSourceTests {
         #expect(reason.contains("handed over 0 times of the 100 needed"))
     }
 
+    @Test("rounds that stop too few times are inconclusive when stopping rounds are asked for, whatever the budget")
+    func tooFewStoppingRounds() {
+        // A budget long run out: three rounds run (one that stops), and
+        // the thousand stopping rounds asked for are not there.
+        let outcome = MeetingThreads.rounds(
+            threads: 2, meetings: 10, minimumRounds: 1, budget: .milliseconds(1), stoppingEvery: 2,
+            stoppingRounds: 1_000
+        ) { threads in
+            Self.parkOneWhileTheOtherCalls(threads)
+            return nil
+        }
+        guard case .inconclusive(let reason) = outcome else {
+            Issue.record("too few stopping rounds gave \(outcome)")
+            return
+        }
+        #expect(reason.contains("stopped one another in"))
+        #expect(reason.contains("of the 1000 needed"))
+    }
+
+    @Test("rounds go on past their minimum until the stopping rounds asked for are made, then pass")
+    func stoppingRoundsMade() {
+        let stopping = LockedValue(0)
+        let outcome = MeetingThreads.rounds(
+            threads: 2, meetings: 10, minimumRounds: 1, budget: .seconds(60), stoppingEvery: 2, stoppingRounds: 4
+        ) { threads in
+            if threads.stops { stopping.modify { $0 += 1 } }
+            Self.parkOneWhileTheOtherCalls(threads)
+            return nil
+        }
+        #expect(outcome == .pass)
+        #expect(stopping.value == 4)
+    }
+
     @Test(
         "threads that meet but never run side by side on a busy machine are inconclusive when steps side by side are asked for"
     )
