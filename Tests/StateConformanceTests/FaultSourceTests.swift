@@ -303,6 +303,26 @@ struct FaultSourceTests {
         #expect(reason.contains("% of their processors"))
     }
 
+    @Test(
+        "on a busy machine, steps side by side had quickly do not stand in for rounds: the rounds still go on to their least number"
+    )
+    func quickStepsDoNotStandIn() {
+        // Threads that sleep, as on a busy machine, yet make all the steps
+        // side by side asked for in their first round: within the budget,
+        // the rounds go on to their least number, not to ten.
+        let rounds = Atomic<Int>(0)
+        let outcome = MeetingThreads.rounds(
+            threads: 2, meetings: 10, minimumRounds: 14, budget: .seconds(60), stoppingEvery: 2, sideBySide: 100
+        ) { threads in
+            rounds.add(1, ordering: .relaxed)
+            Self.parkOneWhileTheOtherCalls(threads, asleep: true)
+            for _ in 0..<100 { threads.noteSideBySide() }
+            return nil
+        }
+        #expect(outcome == .pass)
+        #expect(rounds.load(ordering: .relaxed) == 14)
+    }
+
     @Test("senders in step count the steps they make side by side, and a correct source passes when they are asked for")
     func sideBySide() {
         let registry = ObserverRegistry<Int>()

@@ -27,9 +27,22 @@ enum BusyMachine {
     static let maximumStretch = 10.0
 
     /// Below this share of their processors, a race rule's threads ran on
-    /// a busy machine: one that asks for steps side by side counts them
-    /// rather than rounds (quiet, the threads get nearly all of theirs;
-    /// beside four CPU-bound processes on two cores, about 1%).
+    /// a busy machine: one that asks for steps side by side needs them as
+    /// well as its rounds (quiet, the threads get nearly all of theirs;
+    /// beside four CPU-bound processes of the kit's own session on two
+    /// cores, about 2%; beside one, 3 to 9%; beside four of another
+    /// session, whose threads the scheduler weighs as one group, 40 to 60%).
+    ///
+    /// The steps stand in for the rounds only once the rounds have
+    /// outlasted their budget (see `MeetingThreads.rounds`). On a machine
+    /// that busy the two threads run at once only after a sleep and a wake
+    /// that line them up, as a round's start does, and such a step is worth
+    /// a round. Where the threads run side by side in long streams instead,
+    /// as on a quiet machine, their steps are no such evidence: beside one
+    /// CPU-bound process, C3's 5,000 steps came in 21 rounds within a
+    /// second, and missed a gate taken by a load and then a store in 3 runs
+    /// of 3; beside four of another session, in 19 rounds, missing it in 12
+    /// runs of 200. With the rounds as well, 100 of 100 and 200 of 200.
     static let busyShare = 0.5
 
     /// The processor time the calling thread has used.

@@ -64,13 +64,15 @@ extension MeetingThreads {
     ///
     /// With `sideBySide`, on a busy machine (the rounds' threads got less
     /// than half their processors) the evidence needs that many steps
-    /// made side by side (``stepsSideBySide``, over all rounds) instead of
-    /// `minimumRounds` (ten rounds at least still run): there a round
-    /// takes a hundred times as long and makes a fraction of its steps
-    /// side by side, and those steps are what crosses a window a few
-    /// instructions wide. The rounds go on until they have them, within
-    /// the stretched budget, or the outcome is inconclusive. On a quiet
-    /// machine `minimumRounds` rounds make far more.
+    /// made side by side (``stepsSideBySide``, over all rounds) as well as
+    /// `minimumRounds`. Once the rounds have outlasted `budget`, the steps
+    /// stand in for the rounds (ten rounds at least still run): there a
+    /// round takes a hundred times as long and makes a fraction of its
+    /// steps side by side, and those steps are what crosses a window a few
+    /// instructions wide (see ``BusyMachine/busyShare``). The rounds go on
+    /// until they have them, within the stretched budget, or the outcome
+    /// is inconclusive. On a quiet machine `minimumRounds` rounds make far
+    /// more.
     ///
     /// With `stoppingRounds`, that many rounds whose threads stop one
     /// another are needed for a pass, within the stretched budget, or the
@@ -105,9 +107,12 @@ extension MeetingThreads {
         var share: Double { wall > 0 ? Double(processor) / Double(wall) : 1 }
         var deadline: ContinuousClock.Instant { start + budget * BusyMachine.stretch(forShare: share) }
         var busy: Bool { sideBySide > 0 && share < BusyMachine.busyShare }
+        // Steps side by side stand in for rounds once the rounds have
+        // outlasted their budget on a busy machine (see `BusyMachine`).
+        var stepsStandIn: Bool { busy && clock.now - start >= budget }
         var enoughRounds: Bool {
-            roundsStopping >= stoppingRounds
-                && (busy ? stepsSideBySide >= sideBySide && rounds >= Self.fewestRounds : rounds >= minimumRounds)
+            roundsStopping >= stoppingRounds && (!busy || stepsSideBySide >= sideBySide)
+                && rounds >= (stepsStandIn ? Self.fewestRounds : minimumRounds)
         }
         repeat {
             // Every other round (or every stoppingEvery-th), threads that

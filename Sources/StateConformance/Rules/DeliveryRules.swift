@@ -73,7 +73,8 @@ extension Conformance {
         // hundred and fifty, in none of 300. A round costs about a
         // millisecond in release; the rule's budget still bounds a slow
         // source.
-        // On a busy machine, 5,000 steps side by side instead (see
+        // On a busy machine, 5,000 steps side by side as well, and instead
+        // of the 150 once the rounds have outlasted the budget (see
         // `rounds`), in rounds that sleep while a sender is cut off: with
         // four CPU-bound processes beside them on two cores, such rounds
         // make about 200 such steps a second, and caught the gate after
