@@ -64,17 +64,19 @@ extension Conformance {
         sentence: "Observers of one source never run at the same time.",
         appliesTo: { $0.delivery == .synchronous }
     ) { source in
-        // A hundred rounds in step, where senders slip past a gate taken by
-        // a load and then a store (stops seldom land between the two), and
-        // fifty whose threads stop one another. With twelve and six, the
+        // Two hundred rounds in step, where senders slip past a gate taken
+        // by a load and then a store (stops seldom land between the two),
+        // and a hundred whose threads stop one another. With twelve and six, the
         // gate fault went uncaught in none of 3,000 runs on one machine but
         // in 1 to 7 runs of 20 on CI's (a round catches it about one time
         // in ten there); with thirty-six and eighteen, in 2 of 200; with a
-        // hundred and fifty, in none of 300. A round costs about a
+        // hundred and fifty, in none of 300, but later in 1 of 200 and 3 of 400
+        // quiet runs, and once in CI's twenty; with three hundred, in none of
+        // 1,000. A round costs about a
         // millisecond in release; the rule's budget still bounds a slow
         // source.
         // On a busy machine, 5,000 steps side by side as well, and instead
-        // of the 150 once the rounds have outlasted the budget (see
+        // of the 300 once the rounds have outlasted the budget (see
         // `rounds`), in rounds that sleep while a sender is cut off: with
         // four CPU-bound processes beside them on two cores, such rounds
         // make about 200 such steps a second, and caught the gate after
@@ -83,7 +85,7 @@ extension Conformance {
         // the budget is 9 s, stretched up to 90 s on a busy machine
         // (inside the check's time limit, stretched up to 100 s).
         racingSenders(
-            minimumRounds: 150, stoppingEvery: 3, resynchronising: true, sideBySide: 5_000, budget: .seconds(9)
+            minimumRounds: 300, stoppingEvery: 3, resynchronising: true, sideBySide: 5_000, budget: .seconds(9)
         ) { threads in
             let instance = source.make()
             let inside = Atomic<Int>(0)
