@@ -148,10 +148,7 @@ struct FaultSourceTests {
             turn.store(0, ordering: .releasing)
             return nil
         }
-        guard case .inconclusive(let reason) = outcome else {
-            Issue.record("senders that never met gave \(outcome)")
-            return
-        }
+        guard let reason = Self.inconclusiveReason(outcome, "senders that never met") else { return }
         #expect(reason.contains("never met"))
     }
 
@@ -205,6 +202,18 @@ struct FaultSourceTests {
     ///   - asleep: Whether the threads spend their part asleep, as threads
     ///     of a busy machine wait for their processors (they get a small
     ///     share of them), rather than spinning (all of them).
+    // The reason of an inconclusive outcome; any other outcome is recorded
+    // as an issue at the caller, saying what gave it.
+    static func inconclusiveReason(
+        _ outcome: Outcome, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> String? {
+        guard case .inconclusive(let reason) = outcome else {
+            Issue.record("\(what) gave \(outcome)", sourceLocation: sourceLocation)
+            return nil
+        }
+        return reason
+    }
+
     static func parkOneWhileTheOtherCalls(_ threads: MeetingThreads, asleep: Bool = false) {
         let parked = Atomic<Bool>(false)
         let done = Atomic<Bool>(false)
@@ -239,10 +248,7 @@ struct FaultSourceTests {
             #expect(threads.handovers == 1)
             return nil
         }
-        guard case .inconclusive(let reason) = outcome else {
-            Issue.record("threads taking turns gave \(outcome)")
-            return
-        }
+        guard let reason = Self.inconclusiveReason(outcome, "threads taking turns") else { return }
         #expect(reason.contains("side by side too little"))
         #expect(reason.contains("handed over 0 times of the 100 needed"))
     }
@@ -258,10 +264,7 @@ struct FaultSourceTests {
             Self.parkOneWhileTheOtherCalls(threads)
             return nil
         }
-        guard case .inconclusive(let reason) = outcome else {
-            Issue.record("too few stopping rounds gave \(outcome)")
-            return
-        }
+        guard let reason = Self.inconclusiveReason(outcome, "too few stopping rounds") else { return }
         #expect(reason.contains("stopped one another in"))
         #expect(reason.contains("of the 1000 needed"))
     }
@@ -295,8 +298,7 @@ struct FaultSourceTests {
             #expect(threads.stepsSideBySide == 0)
             return nil
         }
-        guard case .inconclusive(let reason) = busy else {
-            Issue.record("threads that never ran side by side on a busy machine gave \(busy)")
+        guard let reason = Self.inconclusiveReason(busy, "threads that never ran side by side on a busy machine") else {
             return
         }
         #expect(reason.contains("ran side by side in 0 steps of the 100 needed"))
